@@ -1,0 +1,1 @@
+//! Othello (placeholder while the crate is written).

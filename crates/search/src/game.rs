@@ -1,0 +1,92 @@
+//! The rules of a game ([`Game`]) and the engine's knowledge about it ([`Evaluator`]),
+//! kept apart so that one game can be searched with many evaluations.
+
+use std::fmt::{Debug, Display};
+use std::hash::Hash;
+
+use crate::Score;
+
+/// A two-player, zero-sum game of perfect information, seen from the side to move.
+///
+/// Contract every implementation keeps (the algorithms rely on it):
+///
+/// * every move, a pass included, hands the turn to the opponent, so scores can be negated
+///   from one ply to the next (negamax);
+/// * where the rules let a player pass (Othello), [`Game::generate_moves`] yields the pass as
+///   the only move when the side to move has no other move and the game is not over;
+/// * a position is terminal exactly when [`Game::outcome`] is `Some`, and then it has no moves;
+///   a position that is not terminal has at least one move;
+/// * [`Game::hash`] depends on the position only (not on the path to it), and equal positions
+///   have equal hashes, so a transposition table may key on it.
+pub trait Game: Clone + Send + Sync {
+    /// A move, or a pass where the rules have one.
+    type Move: Copy + Eq + Hash + Debug + Display + Send + Sync + 'static;
+
+    /// Appends the legal moves of the side to move to `moves` (which the caller has cleared).
+    fn generate_moves(&self, moves: &mut Vec<Self::Move>);
+
+    /// The position after `mv`, which must be legal here (copy-make).
+    fn play(&self, mv: Self::Move) -> Self;
+
+    /// The final result from the side to move's point of view if the game is over.
+    fn outcome(&self) -> Option<Score>;
+
+    /// A 64-bit hash of the position (side to move included).
+    fn hash(&self) -> u64;
+
+    /// Whether `mv` is a pass. The default says no move is.
+    fn is_pass(&self, mv: Self::Move) -> bool {
+        let _ = mv;
+        false
+    }
+
+    /// The legal moves as a new vector (a convenience for callers off the hot path).
+    fn legal_moves(&self) -> Vec<Self::Move> {
+        let mut moves = Vec::new();
+        self.generate_moves(&mut moves);
+        moves
+    }
+
+    /// Whether `mv` is legal in this position.
+    fn is_legal(&self, mv: Self::Move) -> bool {
+        self.legal_moves().contains(&mv)
+    }
+}
+
+/// A static evaluation: how good a non-terminal position is for the side to move.
+///
+/// Values must be heuristic scores ([`Score::heuristic`]); proven results come only from
+/// [`Game::outcome`].
+pub trait Evaluator<G: Game>: Send + Sync {
+    /// The heuristic value of `game` for the side to move.
+    fn evaluate(&self, game: &G) -> Score;
+}
+
+impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for &E {
+    fn evaluate(&self, game: &G) -> Score {
+        (**self).evaluate(game)
+    }
+}
+
+/// Counts the leaves of the game tree `depth` plies deep (a pass is a ply; a game that ends
+/// earlier counts as one leaf). The standard check of a move generator against published counts.
+pub fn perft<G: Game>(game: &G, depth: u32) -> u64 {
+    fn walk<G: Game>(game: &G, depth: u32, buffers: &mut [Vec<G::Move>]) -> u64 {
+        if depth == 0 || game.outcome().is_some() {
+            return 1;
+        }
+        let (moves, rest) = buffers.split_first_mut().expect("one buffer per ply");
+        moves.clear();
+        game.generate_moves(moves);
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        let mut total = 0;
+        for &mv in moves.iter() {
+            total += walk(&game.play(mv), depth - 1, rest);
+        }
+        total
+    }
+    let mut buffers = vec![Vec::new(); depth as usize + 1];
+    walk(game, depth, &mut buffers)
+}
