@@ -235,7 +235,12 @@ mod tests {
 
     #[test]
     fn json_round_trip() {
-        for s in [Score::exact(9), Score::exact(-2), Score::DRAW, Score::heuristic(-41)] {
+        for s in [
+            Score::exact(9),
+            Score::exact(-2),
+            Score::DRAW,
+            Score::heuristic(-41),
+        ] {
             let text = serde_json::to_string(&s).unwrap();
             assert_eq!(serde_json::from_str::<Score>(&text).unwrap(), s, "{text}");
         }

@@ -1,0 +1,149 @@
+//! [`Engine`]: a configured search that keeps its transposition table between searches, and
+//! [`search`], the one-call entry point.
+
+use std::fmt;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use crate::algo::iterative::iterate;
+use crate::searcher::Searcher;
+use crate::{ConfigError, Evaluator, Game, Iteration, NoObserver, Score, SearchConfig};
+use crate::{SearchLimits, SearchObserver, SearchStats, TranspositionTable};
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SearchResult<M> {
+    /// The root value (of the last completed iteration), from the side to move's view.
+    pub score: Score,
+    /// A move that reaches `score` (`None` only when the root position is terminal).
+    pub best_move: Option<M>,
+    /// The principal variation, starting with `best_move`.
+    pub pv: Vec<M>,
+    /// The depth of the last completed iteration (0 if none completed).
+    pub depth: u32,
+    /// Whether the whole game tree below the root was searched (no leaf was cut off by
+    /// depth), so that `score` is the game-theoretic value.
+    pub exhausted: bool,
+    /// Whether a node or time limit interrupted the search.
+    pub interrupted: bool,
+    /// One entry per completed iteration.
+    pub iterations: Vec<Iteration<M>>,
+    /// Counters, per depth and in total.
+    pub stats: SearchStats,
+}
+
+/// Why a search could not start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SearchError {
+    /// The configuration is invalid.
+    Config(ConfigError),
+    /// The limits do not suit the configuration.
+    Limits(String),
+}
+
+impl fmt::Display for SearchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SearchError::Config(e) => write!(f, "invalid configuration: {e}"),
+            SearchError::Limits(msg) => write!(f, "invalid limits: {msg}"),
+        }
+    }
+}
+
+impl std::error::Error for SearchError {}
+
+impl From<ConfigError> for SearchError {
+    fn from(e: ConfigError) -> Self {
+        SearchError::Config(e)
+    }
+}
+
+/// A validated search configuration with its memory (the transposition table), reused from
+/// one search to the next (as a game goes on).
+#[derive(Clone, Debug)]
+pub struct Engine<G: Game> {
+    config: SearchConfig,
+    tt: Option<TranspositionTable<G::Move>>,
+}
+
+impl<G: Game> Engine<G> {
+    /// An engine for `config`, which must pass [`SearchConfig::validate`].
+    pub fn new(config: SearchConfig) -> Result<Self, ConfigError> {
+        config.validate()?;
+        Ok(Engine {
+            config,
+            tt: config
+                .transposition_table
+                .map(|t| TranspositionTable::new(t.size_mib)),
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// Forgets what earlier searches stored (for a new game).
+    pub fn clear(&mut self) {
+        if let Some(tt) = &mut self.tt {
+            tt.clear();
+        }
+    }
+
+    /// Searches `game` within `limits`, reporting each iteration to `observer`.
+    ///
+    /// A fixed-depth search (no iterative deepening) needs a depth; node and time limits
+    /// interrupt it like any other, leaving at least a legal move.
+    pub fn search_observed<E: Evaluator<G>>(
+        &mut self,
+        game: &G,
+        eval: &E,
+        limits: &SearchLimits,
+        observer: &mut dyn SearchObserver<G::Move>,
+    ) -> Result<SearchResult<G::Move>, SearchError> {
+        if limits.depth.is_none() && !self.config.iterative_deepening {
+            return Err(SearchError::Limits(
+                "a fixed-depth search needs a depth; use iterative deepening with a node or \
+                 time limit"
+                    .into(),
+            ));
+        }
+        if limits.depth == Some(0) {
+            return Err(SearchError::Limits("the depth must be at least 1".into()));
+        }
+        let start = Instant::now();
+        if let Some(tt) = &mut self.tt {
+            tt.new_search();
+        }
+        let mut searcher = Searcher::new(eval, self.tt.as_mut(), limits, start);
+        Ok(iterate(
+            &mut searcher,
+            game,
+            &self.config,
+            limits,
+            observer,
+            start,
+        ))
+    }
+
+    /// Searches `game` within `limits`.
+    pub fn search<E: Evaluator<G>>(
+        &mut self,
+        game: &G,
+        eval: &E,
+        limits: &SearchLimits,
+    ) -> Result<SearchResult<G::Move>, SearchError> {
+        self.search_observed(game, eval, limits, &mut NoObserver)
+    }
+}
+
+/// Searches `game` once with `config` within `limits` (a fresh [`Engine`]).
+pub fn search<G: Game, E: Evaluator<G>>(
+    game: &G,
+    eval: &E,
+    config: &SearchConfig,
+    limits: &SearchLimits,
+) -> Result<SearchResult<G::Move>, SearchError> {
+    Engine::new(*config)?.search(game, eval, limits)
+}

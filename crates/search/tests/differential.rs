@@ -1,0 +1,78 @@
+//! Every algorithm and every valid configuration returns plain minimax's root value and a
+//! best move from minimax's set of best moves, on thousands of random trees and tic-tac-toe
+//! positions, at full depth and at shallower depths (with the evaluation at the horizon).
+
+mod common;
+
+use common::{all_configs, assert_legal_line, oracle};
+use prune_games::{mix, LineEval, RandomEval, RandomTree, TicTacToe};
+use prune_search::{search, Evaluator, Game, SearchConfig, SearchLimits};
+
+fn check<G: Game, E: Evaluator<G>>(
+    game: &G,
+    eval: &E,
+    depth: u32,
+    configs: &[SearchConfig],
+    what: &str,
+) {
+    let (value, best_moves) = oracle(game, eval, depth);
+    for config in configs {
+        let r = search(game, eval, config, &SearchLimits::depth(depth)).unwrap();
+        let context = format!("{what} depth {depth} {config:?}");
+        assert_eq!(r.score, value, "{context}");
+        let best = r
+            .best_move
+            .unwrap_or_else(|| panic!("{context}: no best move"));
+        assert!(
+            best_moves.contains(&best),
+            "{context}: {best} not in {best_moves:?}"
+        );
+        assert_eq!(r.pv.first(), Some(&best), "{context}: pv {:?}", r.pv);
+        assert_legal_line(game, &r.pv, &context);
+    }
+}
+
+#[test]
+fn random_trees_agree_with_minimax() {
+    let configs = all_configs();
+    assert!(configs.len() >= 25, "{} configs", configs.len());
+    for seed in 0..1500u64 {
+        let mut tree = RandomTree::new(seed);
+        tree.max_width = 1 + (seed % 5) as u32;
+        tree.max_depth = 1 + (seed / 5 % 7) as u32;
+        if seed % 3 == 0 {
+            tree.states = Some(2 + seed % 6);
+        }
+        let root = tree.root();
+        let depth = 1 + (mix(seed, 3) % u64::from(tree.max_depth + 1)) as u32;
+        check(&root, &RandomEval, depth, &configs, &format!("{tree:?}"));
+    }
+}
+
+#[test]
+fn tic_tac_toe_positions_agree_with_minimax() {
+    let configs = all_configs();
+    for seed in 0..300u64 {
+        // A position a few random moves into a game.
+        let mut game = TicTacToe::new();
+        let plies = 1 + mix(seed, 1) % 6;
+        for ply in 0..plies {
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            game = game.play(moves[(mix(seed, ply + 10) % moves.len() as u64) as usize]);
+        }
+        if game.outcome().is_some() {
+            continue;
+        }
+        let depth = 1 + (mix(seed, 2) % 9) as u32;
+        check(
+            &game,
+            &LineEval,
+            depth,
+            &configs,
+            &format!("tic-tac-toe\n{game}\n"),
+        );
+    }
+}
