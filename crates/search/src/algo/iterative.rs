@@ -98,6 +98,9 @@ pub(crate) fn iterate<G: Game, E: Evaluator<G>>(
     }
 }
 
+/// A windowed search of the root: `(searcher, alpha, beta) -> value`.
+type RootSearch<'r, G, E> = dyn FnMut(&mut Searcher<G, E>, Score, Score) -> Score + 'r;
+
 /// One search of the root to `depth` with the configured algorithm.
 fn search_depth<G: Game, E: Evaluator<G>>(
     s: &mut Searcher<G, E>,
@@ -107,17 +110,13 @@ fn search_depth<G: Game, E: Evaluator<G>>(
     guess: Score,
     hint: &[G::Move],
 ) -> Score {
-    let windowed =
-        |s: &mut Searcher<G, E>,
-         search: &mut dyn FnMut(&mut Searcher<G, E>, Score, Score) -> Score| {
-            match config.aspiration {
-                Some(a) => aspiration(s, guess, a.half_width, hint, search),
-                None => {
-                    s.start_pass(hint);
-                    search(s, -Score::INFINITY, Score::INFINITY)
-                }
-            }
-        };
+    let windowed = |s: &mut Searcher<G, E>, search: &mut RootSearch<G, E>| match config.aspiration {
+        Some(a) => aspiration(s, guess, a.half_width, hint, search),
+        None => {
+            s.start_pass(hint);
+            search(s, -Score::INFINITY, Score::INFINITY)
+        }
+    };
     match config.algorithm {
         Algorithm::Minimax => {
             s.start_pass(hint);
