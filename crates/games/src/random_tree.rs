@@ -94,7 +94,7 @@ impl Game for RandomNode {
         let r = self.tree.value_range;
         let value = draw(mix(self.id, 0x7A1), -r, r);
         // One leaf in four is a proven result (a margin, possibly a draw).
-        Some(if mix(self.id, 0xDEC) % 4 == 0 {
+        Some(if mix(self.id, 0xDEC).is_multiple_of(4) {
             Score::exact(value)
         } else {
             Score::heuristic(value)

@@ -48,9 +48,9 @@ pub fn parse_key_values(text: &str) -> Result<Vec<(String, String)>, SpecError> 
     Ok(pairs)
 }
 
-fn number<T: FromStr>(game: &str, key: &str, value: &str, range: (T, T)) -> Result<T, SpecError>
+fn number<T>(game: &str, key: &str, value: &str, range: (T, T)) -> Result<T, SpecError>
 where
-    T: PartialOrd + fmt::Display + Copy,
+    T: FromStr + PartialOrd + fmt::Display + Copy,
 {
     let v: T = value
         .parse()

@@ -61,7 +61,7 @@ impl TicTacToe {
     }
 
     fn has_line(cells: u16) -> bool {
-        LINES.iter().any(|&l| cells & l == l)
+        LINES.iter().any(|&l| l & !cells == 0)
     }
 
     /// What stands on `cell`, as `'X'`, `'O'` or `'.'`.
