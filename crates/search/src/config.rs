@@ -25,6 +25,7 @@ pub enum Algorithm {
     /// Negamax: minimax with one function and negation. No pruning.
     Negamax,
     /// Alpha-beta in negamax form (nega-alpha), fail-hard or fail-soft.
+    #[serde(rename = "alphabeta")]
     AlphaBeta(FailMode),
     /// Pearl's Scout: a boolean TEST of each sibling against the best value so far, and an
     /// EVAL only of the siblings that pass it.
@@ -33,6 +34,7 @@ pub enum Algorithm {
     /// null windows for the rest, re-searched when they fail high.
     NegaScout,
     /// MTD(f): a sequence of null-window alpha-beta searches with memory converging on the value.
+    #[serde(rename = "mtdf")]
     MtdF,
 }
 

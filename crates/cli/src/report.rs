@@ -1,0 +1,215 @@
+//! Formatting search results: readable tables for people, JSON for scripts.
+
+use std::fmt::Display;
+
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
+use prune_search::{Counters, SearchConfig, SearchLimits, SearchResult};
+use serde_json::{json, Value};
+
+/// The counters as a JSON object (times in milliseconds).
+pub fn counters_json(c: &Counters) -> Value {
+    json!({
+        "nodes": c.nodes,
+        "interior": c.interior,
+        "leaves": c.leaves,
+        "beta_cutoffs": c.beta_cutoffs,
+        "first_move_cutoffs": c.first_move_cutoffs,
+        "re_searches": c.re_searches,
+        "tt_probes": c.tt_probes,
+        "tt_hits": c.tt_hits,
+        "tt_cutoffs": c.tt_cutoffs,
+    })
+}
+
+fn millis(d: std::time::Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn line<M: Display>(pv: &[M]) -> Vec<String> {
+    pv.iter().map(ToString::to_string).collect()
+}
+
+/// The whole result as one JSON object.
+pub fn result_json<M: Display>(
+    game: &str,
+    config: &SearchConfig,
+    limits: &SearchLimits,
+    r: &SearchResult<M>,
+) -> Value {
+    let mut stats = counters_json(&r.stats.total);
+    stats["time_ms"] = json!(millis(r.stats.time));
+    stats["nodes_per_second"] = json!(r.stats.nodes_per_second());
+    let per_depth: Vec<Value> = r
+        .stats
+        .per_depth
+        .iter()
+        .map(|row| {
+            let mut v = counters_json(&row.counters);
+            v["depth"] = json!(row.depth);
+            v["time_ms"] = json!(millis(row.time));
+            v
+        })
+        .collect();
+    let iterations: Vec<Value> = r
+        .iterations
+        .iter()
+        .map(|it| {
+            json!({
+                "depth": it.depth,
+                "score": it.score,
+                "best_move": it.best_move.as_ref().map(ToString::to_string),
+                "pv": line(&it.pv),
+            })
+        })
+        .collect();
+    json!({
+        "game": game,
+        "algorithm": config.algorithm.name(),
+        "config": config,
+        "limits": {
+            "depth": limits.depth,
+            "nodes": limits.nodes,
+            "time_ms": limits.time.map(millis),
+        },
+        "score": r.score,
+        "score_text": r.score.to_string(),
+        "best_move": r.best_move.as_ref().map(ToString::to_string),
+        "pv": line(&r.pv),
+        "depth": r.depth,
+        "exhausted": r.exhausted,
+        "interrupted": r.interrupted,
+        "stats": stats,
+        "per_depth": per_depth,
+        "iterations": iterations,
+    })
+}
+
+fn describe(config: &SearchConfig) -> String {
+    let mut parts = vec![config.algorithm.name().to_string()];
+    if config.iterative_deepening {
+        parts.push("iterative deepening".into());
+    }
+    if let Some(a) = config.aspiration {
+        parts.push(format!("aspiration ±{}", a.half_width));
+    }
+    if let Some(tt) = config.transposition_table {
+        parts.push(format!("TT {} MiB", tt.size_mib));
+    }
+    parts.join(", ")
+}
+
+fn right(v: impl ToString) -> Cell {
+    Cell::new(v.to_string()).set_alignment(CellAlignment::Right)
+}
+
+/// Prints the result as tables.
+pub fn print_result<M: Display>(
+    game: &str,
+    config: &SearchConfig,
+    limits: &SearchLimits,
+    r: &SearchResult<M>,
+) {
+    let mut summary = Table::new();
+    summary.load_preset(UTF8_FULL_CONDENSED);
+    let limit = [
+        limits.depth.map(|d| format!("depth {d}")),
+        limits.nodes.map(|n| format!("{n} nodes")),
+        limits.time.map(|t| format!("{} ms", t.as_millis())),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(", ");
+    let status = if r.exhausted {
+        "game tree exhausted (exact)"
+    } else if r.interrupted {
+        "interrupted by a limit"
+    } else {
+        "complete"
+    };
+    let best = r
+        .best_move
+        .as_ref()
+        .map_or_else(|| "none (game over)".to_string(), ToString::to_string);
+    for (k, v) in [
+        ("game", game.to_string()),
+        ("search", describe(config)),
+        ("limit", limit),
+        ("score", r.score.to_string()),
+        ("best move", best),
+        ("principal variation", line(&r.pv).join(" ")),
+        ("depth reached", r.depth.to_string()),
+        ("status", status.to_string()),
+    ] {
+        summary.add_row(vec![Cell::new(k), Cell::new(v)]);
+    }
+    println!("{summary}");
+
+    let c = &r.stats.total;
+    let mut stats = Table::new();
+    stats.load_preset(UTF8_FULL_CONDENSED);
+    stats.set_header(vec!["statistic", "value"]);
+    let first_rate = c
+        .first_move_cutoff_rate()
+        .map_or("-".to_string(), |x| format!("{:.1}%", 100.0 * x));
+    let nps = r
+        .stats
+        .nodes_per_second()
+        .map_or("-".to_string(), |x| format!("{x:.0}"));
+    let mut rows = vec![
+        ("nodes", c.nodes.to_string()),
+        ("interior nodes", c.interior.to_string()),
+        ("leaves", c.leaves.to_string()),
+        ("beta cutoffs", c.beta_cutoffs.to_string()),
+        ("cutoffs on the first move", first_rate),
+        ("re-searches", c.re_searches.to_string()),
+    ];
+    if config.transposition_table.is_some() {
+        rows.push(("TT probes", c.tt_probes.to_string()));
+        rows.push(("TT hits", c.tt_hits.to_string()));
+        rows.push(("TT cutoffs", c.tt_cutoffs.to_string()));
+    }
+    rows.push(("time (ms)", format!("{:.2}", millis(r.stats.time))));
+    rows.push(("nodes per second", nps));
+    for (k, v) in rows {
+        stats.add_row(vec![Cell::new(k), right(v)]);
+    }
+    println!("{stats}");
+
+    if r.stats.per_depth.len() > 1 {
+        let mut depths = Table::new();
+        depths.load_preset(UTF8_FULL_CONDENSED);
+        depths.set_header(vec![
+            "depth",
+            "score",
+            "best",
+            "nodes",
+            "leaves",
+            "cutoffs",
+            "re-searches",
+            "ms",
+        ]);
+        for row in &r.stats.per_depth {
+            let it = r.iterations.iter().find(|it| it.depth == row.depth);
+            let (score, best) = it.map_or(("(interrupted)".to_string(), String::new()), |it| {
+                (
+                    it.score.to_string(),
+                    it.best_move
+                        .as_ref()
+                        .map_or(String::new(), ToString::to_string),
+                )
+            });
+            depths.add_row(vec![
+                right(row.depth),
+                right(score),
+                Cell::new(best),
+                right(row.counters.nodes),
+                right(row.counters.leaves),
+                right(row.counters.beta_cutoffs),
+                right(row.counters.re_searches),
+                right(format!("{:.2}", millis(row.time))),
+            ]);
+        }
+        println!("{depths}");
+    }
+}

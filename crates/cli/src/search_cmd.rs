@@ -1,0 +1,175 @@
+//! `prune search`: one search of one position with one configuration.
+
+use std::time::Duration;
+
+use clap::Args;
+use prune_games::{GameSpec, LineEval, NoisyEval, RandomEval, TicTacToe};
+use prune_search::{
+    Algorithm, Aspiration, Engine, Evaluator, Game, Iteration, SearchConfig, SearchLimits, TtConfig,
+};
+
+use crate::report::{print_result, result_json};
+use crate::CliError;
+
+/// Options of `prune search`.
+#[derive(Args, Debug)]
+pub struct SearchArgs {
+    /// The game: `tictactoe`, `uniform:width=W,depth=D,order=perfect|worst|random,seed=S` or
+    /// `random:seed=S[,width=W,depth=D,range=R,states=N]`.
+    #[arg(long, short)]
+    pub game: String,
+    /// A position of the game to start from (tic-tac-toe: nine cells such as `XO./.X./...`).
+    #[arg(long, short)]
+    pub position: Option<String>,
+    /// The algorithm: minimax, negamax, alphabeta, alphabeta-hard, scout, negascout, mtdf.
+    #[arg(long, short, default_value = "alphabeta")]
+    pub algorithm: String,
+    /// Search this many plies (the default is the game's own depth, if it has one).
+    #[arg(long, short, conflicts_with_all = ["time_ms", "nodes"])]
+    pub depth: Option<u32>,
+    /// Stop after this many milliseconds (turns iterative deepening on).
+    #[arg(long)]
+    pub time_ms: Option<u64>,
+    /// Stop after this many nodes (turns iterative deepening on).
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Iterative deepening: depth 1, 2, ... up to the limit.
+    #[arg(long, visible_alias = "id")]
+    pub iterative: bool,
+    /// Aspiration windows of this half-width around the previous value (alphabeta, negascout).
+    #[arg(long, value_name = "HALF_WIDTH")]
+    pub aspiration: Option<i32>,
+    /// A transposition table of this many MiB (alphabeta, negascout; mtdf has 16 by default).
+    #[arg(long, value_name = "MIB")]
+    pub tt: Option<usize>,
+    /// Print one JSON object instead of tables.
+    #[arg(long)]
+    pub json: bool,
+    /// Print each iteration as it completes (tables mode).
+    #[arg(long, short)]
+    pub verbose: bool,
+}
+
+impl SearchArgs {
+    fn config(&self) -> Result<SearchConfig, CliError> {
+        let algorithm: Algorithm = self
+            .algorithm
+            .parse()
+            .map_err(|e| CliError::Usage(format!("--algorithm: {e}")))?;
+        let mut config = SearchConfig::new(algorithm);
+        config.iterative_deepening =
+            self.iterative || self.time_ms.is_some() || self.nodes.is_some();
+        config.aspiration = self.aspiration.map(|half_width| Aspiration { half_width });
+        if let Some(size_mib) = self.tt {
+            config.transposition_table = Some(TtConfig { size_mib });
+        }
+        config
+            .validate()
+            .map_err(|e| CliError::Usage(format!("invalid configuration: {e}")))?;
+        Ok(config)
+    }
+
+    fn limits(&self, natural_depth: Option<u32>) -> Result<SearchLimits, CliError> {
+        let limits = SearchLimits {
+            depth: self
+                .depth
+                .or(if self.time_ms.is_none() && self.nodes.is_none() {
+                    natural_depth
+                } else {
+                    None
+                }),
+            nodes: self.nodes,
+            time: self.time_ms.map(Duration::from_millis),
+        };
+        if limits.depth.is_none() && !limits.can_interrupt() {
+            return Err(CliError::Usage(
+                "this game has no natural depth: give --depth, --time-ms or --nodes".into(),
+            ));
+        }
+        if limits.depth == Some(0) {
+            return Err(CliError::Usage("--depth must be at least 1".into()));
+        }
+        Ok(limits)
+    }
+}
+
+/// Runs `prune search`.
+pub fn run(args: &SearchArgs) -> Result<(), CliError> {
+    let spec: GameSpec = args
+        .game
+        .parse()
+        .map_err(|e| CliError::Usage(format!("--game: {e}")))?;
+    let config = args.config()?;
+    let no_position = |game: &str| {
+        args.position.as_ref().map_or(Ok(()), |_| {
+            Err(CliError::Usage(format!(
+                "--position is not supported for {game}"
+            )))
+        })
+    };
+    match spec {
+        GameSpec::TicTacToe => {
+            let game = match &args.position {
+                Some(p) => p
+                    .parse::<TicTacToe>()
+                    .map_err(|e| CliError::Usage(format!("--position: {e}")))?,
+                None => TicTacToe::new(),
+            };
+            let empties = game.legal_moves().len() as u32;
+            run_game(args, &game, &LineEval, config, empties.max(1))
+        }
+        GameSpec::Uniform(tree) => {
+            no_position("uniform trees")?;
+            run_game(
+                args,
+                &tree.root(),
+                &NoisyEval::default(),
+                config,
+                tree.depth,
+            )
+        }
+        GameSpec::Random(tree) => {
+            no_position("random trees")?;
+            run_game(args, &tree.root(), &RandomEval, config, tree.max_depth)
+        }
+    }
+}
+
+/// Searches `game` and prints the result.
+pub fn run_game<G: Game, E: Evaluator<G>>(
+    args: &SearchArgs,
+    game: &G,
+    eval: &E,
+    config: SearchConfig,
+    natural_depth: u32,
+) -> Result<(), CliError> {
+    let limits = args.limits(Some(natural_depth))?;
+    let mut engine =
+        Engine::<G>::new(config).map_err(|e| CliError::Usage(format!("configuration: {e}")))?;
+    let verbose = args.verbose && !args.json;
+    let mut report = |it: &Iteration<G::Move>| {
+        if verbose {
+            let pv: Vec<String> = it.pv.iter().map(ToString::to_string).collect();
+            eprintln!(
+                "depth {:>3}  score {:>9}  nodes {:>12}  pv {}",
+                it.depth,
+                it.score.to_string(),
+                it.row.counters.nodes,
+                pv.join(" ")
+            );
+        }
+    };
+    let result = engine
+        .search_observed(game, eval, &limits, &mut report)
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    if args.json {
+        let json = result_json(&args.game, &config, &limits, &result);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json).expect("JSON of plain data")
+        );
+    } else {
+        print_result(&args.game, &config, &limits, &result);
+    }
+    Ok(())
+}

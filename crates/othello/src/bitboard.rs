@@ -1,0 +1,204 @@
+//! Branch-free bit operations on `u64` bitboards: the legal-move mask, the discs a move
+//! flips, and neighbour masks.
+//!
+//! Everything here works on the eight directions as shifts of the whole board. A step east is
+//! `<< 1`, north is `<< 8`, north-east `<< 9`, north-west `<< 7`, and the opposite directions
+//! shift right. A shift that would wrap from file h to file a (or back) is stopped by masking
+//! the opponent's discs with [`INNER_FILES`] (files b to g): a run of flippable discs never
+//! contains a disc on the a- or h-file in a direction that moves sideways, so any bit that
+//! wraps lands on a masked file and dies. Vertical steps need no mask: they fall off the ends.
+
+/// The a-file.
+pub const FILE_A: u64 = 0x0101_0101_0101_0101;
+/// The h-file.
+pub const FILE_H: u64 = 0x8080_8080_8080_8080;
+/// Files b to g: every square not on the a- or h-file.
+pub const INNER_FILES: u64 = !(FILE_A | FILE_H);
+/// Rank 1.
+pub const RANK_1: u64 = 0x0000_0000_0000_00ff;
+/// Rank 8.
+pub const RANK_8: u64 = 0xff00_0000_0000_0000;
+/// The four corners a1, h1, a8, h8.
+pub const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+/// Shifts `x` by `d` squares towards higher indices if `d > 0`, lower if `d < 0`. Every call
+/// passes a constant, so the branch folds away when inlined.
+#[inline(always)]
+const fn shift(x: u64, d: i32) -> u64 {
+    if d > 0 {
+        x << d
+    } else {
+        x >> -d
+    }
+}
+
+/// The squares reached from `from` by stepping `d` across a contiguous run of `through`
+/// squares: bit `s` is set when `s` is 1 to 6 steps from a bit of `from` and every square
+/// from the first step up to `s` lies in `through`.
+///
+/// A Kogge-Stone style fill: two single steps give runs of length 1-2, then two double steps
+/// (allowed only where a square and its predecessor are both in `through`) reach 4 and 6.
+#[inline(always)]
+const fn run(from: u64, through: u64, d: i32) -> u64 {
+    let mut r = through & shift(from, d);
+    r |= through & shift(r, d);
+    let pairs = through & shift(through, d);
+    r |= pairs & shift(r, 2 * d);
+    r |= pairs & shift(r, 2 * d);
+    r
+}
+
+/// The squares where the side owning `player` may play against `opponent`: empty squares at
+/// the far end of a run of opponent discs that starts next to one of the player's discs.
+#[inline]
+pub const fn legal_moves(player: u64, opponent: u64) -> u64 {
+    let inner = opponent & INNER_FILES;
+    let mut m = shift(run(player, inner, 1), 1) | shift(run(player, inner, -1), -1);
+    m |= shift(run(player, opponent, 8), 8) | shift(run(player, opponent, -8), -8);
+    m |= shift(run(player, inner, 9), 9) | shift(run(player, inner, -9), -9);
+    m |= shift(run(player, inner, 7), 7) | shift(run(player, inner, -7), -7);
+    m & !(player | opponent)
+}
+
+/// The run of opponent discs flipped in direction `d` by a disc placed on `placed`: the run
+/// that starts next to `placed`, kept only if a player disc closes it (selected by a mask, not
+/// a branch).
+#[inline(always)]
+const fn flips_towards(placed: u64, player: u64, through: u64, d: i32) -> u64 {
+    let r = run(placed, through, d);
+    let closed = (player & shift(r, d)) != 0;
+    r & (closed as u64).wrapping_neg()
+}
+
+/// The opponent discs that a disc placed on the single-bit mask `placed` flips (zero if none,
+/// which makes the square illegal). The caller ensures `placed` is an empty square.
+#[inline]
+pub const fn flipped(placed: u64, player: u64, opponent: u64) -> u64 {
+    let inner = opponent & INNER_FILES;
+    flips_towards(placed, player, inner, 1)
+        | flips_towards(placed, player, inner, -1)
+        | flips_towards(placed, player, opponent, 8)
+        | flips_towards(placed, player, opponent, -8)
+        | flips_towards(placed, player, inner, 9)
+        | flips_towards(placed, player, inner, -9)
+        | flips_towards(placed, player, inner, 7)
+        | flips_towards(placed, player, inner, -7)
+}
+
+/// The squares adjacent (in any of the eight directions) to a bit of `x`.
+#[inline]
+pub const fn neighbours(x: u64) -> u64 {
+    let sideways = ((x << 1) & !FILE_A) | ((x >> 1) & !FILE_H);
+    let row = x | sideways;
+    sideways | (row << 8) | (row >> 8)
+}
+
+/// Test helper: reads a board drawn as text, rank 8 on the first line and rank 1 on the last,
+/// file a on the left; `X` black, `O` white, anything else (`.`, `-`) empty; whitespace is
+/// ignored. Returns the (black, white) masks. Panics on a drawing that is not 64 squares.
+#[cfg(test)]
+pub(crate) fn from_diagram(diagram: &str) -> (u64, u64) {
+    let cells: Vec<char> = diagram.chars().filter(|c| !c.is_whitespace()).collect();
+    assert_eq!(cells.len(), 64, "a diagram has 64 squares");
+    let (mut black, mut white) = (0, 0);
+    for (i, c) in cells.into_iter().enumerate() {
+        let (row_from_top, file) = (i / 8, i % 8);
+        let bit = 1u64 << ((7 - row_from_top) * 8 + file);
+        match c {
+            'X' => black |= bit,
+            'O' => white |= bit,
+            _ => {}
+        }
+    }
+    (black, white)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The slow, obvious rule: walk each direction square by square.
+    fn flipped_by_walking(sq: usize, player: u64, opponent: u64) -> u64 {
+        let mut total = 0;
+        for (df, dr) in [
+            (1, 0),
+            (-1, 0),
+            (0, 1),
+            (0, -1),
+            (1, 1),
+            (-1, -1),
+            (-1, 1),
+            (1, -1),
+        ] {
+            let (mut f, mut r) = ((sq % 8) as i32 + df, (sq / 8) as i32 + dr);
+            let mut run = 0;
+            while (0..8).contains(&f) && (0..8).contains(&r) {
+                let bit = 1u64 << (r * 8 + f);
+                if opponent & bit != 0 {
+                    run |= bit;
+                } else {
+                    if player & bit != 0 {
+                        total |= run;
+                    }
+                    break;
+                }
+                f += df;
+                r += dr;
+            }
+        }
+        total
+    }
+
+    /// A small deterministic generator (xorshift) for random boards.
+    fn random_boards(count: usize) -> Vec<(u64, u64)> {
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        (0..count)
+            .map(|_| {
+                let occupied = next() | next();
+                let black = occupied & next();
+                (black, occupied & !black)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn agrees_with_walking_on_random_boards() {
+        for (p, o) in random_boards(2000) {
+            let empty = !(p | o);
+            let mut expected_moves = 0;
+            for sq in 0..64 {
+                if empty >> sq & 1 == 1 {
+                    let slow = flipped_by_walking(sq, p, o);
+                    assert_eq!(flipped(1 << sq, p, o), slow, "square {sq} of {p:x} {o:x}");
+                    if slow != 0 {
+                        expected_moves |= 1 << sq;
+                    }
+                }
+            }
+            assert_eq!(legal_moves(p, o), expected_moves, "{p:x} {o:x}");
+        }
+    }
+
+    #[test]
+    fn neighbours_do_not_wrap() {
+        assert_eq!(neighbours(1), 0x302); // a1: b1, a2, b2
+        assert_eq!(neighbours(1 << 7), 0xc040); // h1: g1, g2, h2
+        let (_, d4_only) =
+            from_diagram("........ ........ ........ ........ ...O.... ........ ........ ........");
+        assert_eq!(neighbours(d4_only).count_ones(), 8);
+    }
+
+    #[test]
+    fn diagram_puts_rank_one_at_the_bottom() {
+        let (black, white) =
+            from_diagram("X....... ........ ........ ........ ........ ........ ........ .......O");
+        assert_eq!(black, 1 << 56); // a8
+        assert_eq!(white, 1 << 7); // h1
+    }
+}
