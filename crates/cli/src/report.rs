@@ -92,6 +92,9 @@ fn describe(config: &SearchConfig) -> String {
     if let Some(a) = config.aspiration {
         parts.push(format!("aspiration ±{}", a.half_width));
     }
+    if config.static_ordering {
+        parts.push("static ordering".into());
+    }
     if let Some(tt) = config.transposition_table {
         parts.push(format!("TT {} MiB", tt.size_mib));
     }

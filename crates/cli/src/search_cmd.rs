@@ -42,6 +42,9 @@ pub struct SearchArgs {
     /// A transposition table of this many MiB (alphabeta, negascout; mtdf has 16 by default).
     #[arg(long, value_name = "MIB")]
     pub tt: Option<usize>,
+    /// Sort moves with the game's static knowledge (its evaluator's move ordering).
+    #[arg(long)]
+    pub static_ordering: bool,
     /// Print one JSON object instead of tables.
     #[arg(long)]
     pub json: bool,
@@ -60,6 +63,7 @@ impl SearchArgs {
         config.iterative_deepening =
             self.iterative || self.time_ms.is_some() || self.nodes.is_some();
         config.aspiration = self.aspiration.map(|half_width| Aspiration { half_width });
+        config.static_ordering = self.static_ordering;
         if let Some(size_mib) = self.tt {
             config.transposition_table = Some(TtConfig { size_mib });
         }

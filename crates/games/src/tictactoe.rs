@@ -213,6 +213,13 @@ impl Evaluator<TicTacToe> for LineEval {
         };
         Score::heuristic(weight(g.mover, g.other) - weight(g.other, g.mover))
     }
+
+    /// Cells on more lines first: the centre, then the corners, then the edges.
+    fn order_moves(&self, _: &TicTacToe, moves: &mut [Cell]) {
+        moves.sort_by_key(|c| {
+            std::cmp::Reverse(LINES.iter().filter(|&&l| l >> c.0 & 1 == 1).count())
+        });
+    }
 }
 
 #[cfg(test)]

@@ -133,6 +133,10 @@ pub struct SearchConfig {
     pub aspiration: Option<Aspiration>,
     /// A transposition table (required by MTD(f); alpha-beta and NegaScout may use one).
     pub transposition_table: Option<TtConfig>,
+    /// Sort each node's moves with the evaluator's static knowledge
+    /// ([`Evaluator::order_moves`](crate::Evaluator::order_moves)) before the hash and PV moves.
+    #[serde(default)]
+    pub static_ordering: bool,
 }
 
 impl SearchConfig {
@@ -144,6 +148,7 @@ impl SearchConfig {
             iterative_deepening: false,
             aspiration: None,
             transposition_table: (algorithm == Algorithm::MtdF).then(TtConfig::default),
+            static_ordering: false,
         }
     }
 

@@ -117,6 +117,7 @@ impl<G: Game> Engine<G> {
             tt.new_search();
         }
         let mut searcher = Searcher::new(eval, self.tt.as_mut(), limits, start);
+        searcher.static_ordering = self.config.static_ordering;
         Ok(iterate(
             &mut searcher,
             game,

@@ -60,11 +60,23 @@ pub trait Game: Clone + Send + Sync {
 pub trait Evaluator<G: Game>: Send + Sync {
     /// The heuristic value of `game` for the side to move.
     fn evaluate(&self, game: &G) -> Score;
+
+    /// Sorts `moves` (the legal moves of `game`) most promising first, from static knowledge
+    /// of the game. Used when the configuration asks for static ordering
+    /// ([`SearchConfig::static_ordering`](crate::SearchConfig::static_ordering)); the default
+    /// leaves the generator's order.
+    fn order_moves(&self, game: &G, moves: &mut [G::Move]) {
+        let _ = (game, moves);
+    }
 }
 
 impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for &E {
     fn evaluate(&self, game: &G) -> Score {
         (**self).evaluate(game)
+    }
+
+    fn order_moves(&self, game: &G, moves: &mut [G::Move]) {
+        (**self).order_moves(game, moves)
     }
 }
 

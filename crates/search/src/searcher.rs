@@ -35,6 +35,8 @@ pub(crate) struct Searcher<'a, G: Game, E> {
     /// Whether some leaf was cut off by depth rather than by the end of the game.
     pub horizon_reached: bool,
     buffers: Vec<Vec<G::Move>>,
+    /// Whether to sort moves with the evaluator's static ordering.
+    pub static_ordering: bool,
     stop: StopCondition,
 }
 
@@ -61,6 +63,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             root_best: None,
             horizon_reached: false,
             buffers: Vec::new(),
+            static_ordering: false,
             stop: StopCondition {
                 deadline: limits.time.map(|t| start + t),
                 node_limit: limits.nodes,
@@ -195,6 +198,9 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         moves.clear();
         game.generate_moves(&mut moves);
+        if self.static_ordering {
+            self.eval.order_moves(game, &mut moves);
+        }
         let hint = self
             .following_hint
             .then(|| self.hint.get(ply).copied())

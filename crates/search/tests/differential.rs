@@ -36,7 +36,7 @@ fn check<G: Game, E: Evaluator<G>>(
 fn random_trees_agree_with_minimax() {
     let configs = all_configs();
     assert!(configs.len() >= 25, "{} configs", configs.len());
-    for seed in 0..1500u64 {
+    for seed in 0..3000u64 {
         let mut tree = RandomTree::new(seed);
         tree.max_width = 1 + (seed % 5) as u32;
         tree.max_depth = 1 + (seed / 5 % 7) as u32;

@@ -50,6 +50,8 @@ pub fn all_configs() -> Vec<SearchConfig> {
                         iterative_deepening,
                         aspiration: aspiration.map(|half_width| Aspiration { half_width }),
                         transposition_table: tt,
+                        // Alternate static ordering so both settings meet every algorithm.
+                        static_ordering: (out.len() % 2) == 1,
                     };
                     if config.validate().is_ok() {
                         out.push(config);
