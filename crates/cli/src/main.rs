@@ -1,7 +1,10 @@
 //! `prune`: search, solve and compare game-tree search algorithms from the command line.
 
+mod perft_cmd;
+mod positions;
 mod report;
 mod search_cmd;
+mod solve_cmd;
 
 use std::process::ExitCode;
 
@@ -20,6 +23,11 @@ enum Command {
     /// Search a position with any algorithm and configuration; print the value, the principal
     /// variation and the statistics.
     Search(search_cmd::SearchArgs),
+    /// Solve Othello endgames exactly (or win/draw/loss) through the generic search: a built-in
+    /// suite or an OBF file, checked against the scores it lists.
+    Solve(solve_cmd::SolveArgs),
+    /// Count the leaves of the Othello game tree depth by depth (perft), with time and speed.
+    Perft(perft_cmd::PerftArgs),
 }
 
 /// An error for the user: printed as `error: ...`, exit status 2 for bad input, 1 otherwise.
@@ -35,6 +43,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Search(args) => search_cmd::run(&args),
+        Command::Solve(args) => solve_cmd::run(&args),
+        Command::Perft(args) => perft_cmd::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use clap::Args;
 use prune_games::{GameSpec, LineEval, NoisyEval, RandomEval, TicTacToe};
+use prune_othello::{HandEval, Position};
 use prune_search::{
     Algorithm, Aspiration, Engine, Evaluator, Game, Iteration, SearchConfig, SearchLimits, TtConfig,
 };
@@ -11,14 +12,20 @@ use prune_search::{
 use crate::report::{print_result, result_json};
 use crate::CliError;
 
+/// The depth of an Othello search when none is given (with the hand-made evaluation).
+const OTHELLO_DEPTH: u32 = 6;
+
 /// Options of `prune search`.
 #[derive(Args, Debug)]
 pub struct SearchArgs {
-    /// The game: `tictactoe`, `uniform:width=W,depth=D,order=perfect|worst|random,seed=S` or
+    /// The game: `tictactoe`, `othello` (searched with the hand-made evaluation, depth 6 by
+    /// default), `uniform:width=W,depth=D,order=perfect|worst|random,seed=S` or
     /// `random:seed=S[,width=W,depth=D,range=R,states=N]`.
     #[arg(long, short)]
     pub game: String,
-    /// A position of the game to start from (tic-tac-toe: nine cells such as `XO./.X./...`).
+    /// A position of the game to start from (tic-tac-toe: nine cells such as `XO./.X./...`;
+    /// Othello: 64 squares a1..h8 of `X`, `O`, `-` and the side to move, such as
+    /// `---------------------------OX------XO--------------------------- X`).
     #[arg(long, short)]
     pub position: Option<String>,
     /// The algorithm: minimax, negamax, alphabeta, alphabeta-hard, scout, negascout, mtdf.
@@ -99,10 +106,20 @@ impl SearchArgs {
 
 /// Runs `prune search`.
 pub fn run(args: &SearchArgs) -> Result<(), CliError> {
+    if args.game.trim().eq_ignore_ascii_case("othello") {
+        let config = args.config()?;
+        let position = match &args.position {
+            Some(text) => text
+                .parse::<Position>()
+                .map_err(|e| CliError::Usage(format!("--position: {e}")))?,
+            None => Position::START,
+        };
+        return run_game(args, &position, &HandEval, config, OTHELLO_DEPTH);
+    }
     let spec: GameSpec = args
         .game
         .parse()
-        .map_err(|e| CliError::Usage(format!("--game: {e}")))?;
+        .map_err(|e| CliError::Usage(format!("--game: {e}; or othello")))?;
     let config = args.config()?;
     let no_position = |game: &str| {
         args.position.as_ref().map_or(Ok(()), |_| {

@@ -161,6 +161,14 @@ impl Evaluator<Position> for HandEval {
     fn evaluate(&self, game: &Position) -> Score {
         Score::heuristic(self.evaluate_board(game.board()))
     }
+
+    /// The move whose resulting position is worst for the opponent first (a one-ply look at
+    /// the evaluation); a forced pass is left alone.
+    fn order_moves(&self, game: &Position, moves: &mut [crate::Move]) {
+        if moves.len() > 1 {
+            moves.sort_by_cached_key(|&mv| self.evaluate_board(game.play_unchecked(mv).board()));
+        }
+    }
 }
 
 #[cfg(test)]
@@ -231,6 +239,19 @@ mod tests {
         let owns = Board::from_bits(1, 0).unwrap();
         assert!(HandEval.evaluate_board(&owns) > 0);
         assert_eq!(Features::of(&owns).corners, 1);
+    }
+
+    #[test]
+    fn orders_the_corner_first() {
+        let (black, white) =
+            from_diagram("........ ........ ........ ...OX... ...XO... ..O..... .O...... ........");
+        let p = Position::from_discs(black, white, Color::Black).unwrap();
+        let mut moves = p.legal_moves();
+        HandEval.order_moves(&p, &mut moves);
+        assert_eq!(moves[0].to_string(), "a1");
+        let mut sorted = moves.clone();
+        sorted.sort();
+        assert_eq!(sorted, p.legal_moves());
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! # prune-othello
 //!
 //! Othello for prune: bitboard rules ([`Board`], [`Position`]), text notation, OBF position
-//! files with exact move scores, the built-in FFO endgame suite, a fast perft and a hand-made
-//! evaluation. [`Position`] implements [`prune_search::Game`], so every search in
-//! `prune-search` can play Othello.
+//! files with exact move scores, the built-in FFO endgame suite, a fast perft, a hand-made
+//! evaluation and an exact endgame solver through the generic search ([`Solver`]).
+//! [`Position`] implements [`prune_search::Game`], so every search in `prune-search` can play
+//! Othello.
 //!
 //! Squares are bits of a `u64`: a1 = bit 0, b1 = bit 1, .., h1 = bit 7, a2 = bit 8, ..,
 //! h8 = bit 63. Boards are relative to the side to move, so a pass is a swap and a move is
@@ -27,19 +28,24 @@
 
 mod bitboard;
 mod board;
+pub mod endgame;
 pub mod eval;
 pub mod notation;
 pub mod obf;
 pub mod perft;
 mod position;
+pub mod solve;
 mod square;
 pub mod suite;
 
 pub use board::{Board, OverlappingDiscs};
 pub use eval::{Features, HandEval};
 pub use notation::{ParseError, ParseErrorKind};
-pub use obf::{parse_obf, ObfEntry, ObfError, ObfErrorKind};
+pub use obf::{parse_obf, parse_obf_numbered, ObfEntry, ObfError, ObfErrorKind};
 pub use perft::perft;
 pub use position::{Color, IllegalMove, Position};
+pub use solve::{
+    solve, EndgameOrdering, SolveOptions, SolveResult, SolveWindow, Solver, SolverKind,
+};
 pub use square::{squares, Move, Square, Squares};
 pub use suite::{builtin_suite, SuitePosition, BUILTIN_SUITES};

@@ -109,13 +109,18 @@ pub struct ObfError {
 /// Reads every position of an OBF file's text, skipping blank lines and lines starting with
 /// `#` or `%`; stops at the first malformed line.
 pub fn parse_obf(text: &str) -> Result<Vec<ObfEntry>, ObfError> {
+    parse_obf_numbered(text).map(|entries| entries.into_iter().map(|(_, e)| e).collect())
+}
+
+/// Like [`parse_obf`], with each entry's 1-based line number (to name positions of a file).
+pub fn parse_obf_numbered(text: &str) -> Result<Vec<(usize, ObfEntry)>, ObfError> {
     text.lines()
         .enumerate()
         .filter(|(_, line)| {
             let line = line.trim_start();
             !(line.is_empty() || line.starts_with('#') || line.starts_with('%'))
         })
-        .map(|(index, line)| parse_line(line, index + 1))
+        .map(|(index, line)| parse_line(line, index + 1).map(|entry| (index + 1, entry)))
         .collect()
 }
 
@@ -216,6 +221,8 @@ mod tests {
         let text = format!("# comment\n\n% another\n{first}\r\n   \n");
         let entries = parse_obf(&text).unwrap();
         assert_eq!(entries.len(), 1);
+        let numbered = parse_obf_numbered(&text).unwrap();
+        assert_eq!(numbered, [(4, entries[0].clone())]);
         let bare = &first[..66];
         assert!(bare.parse::<ObfEntry>().unwrap().moves.is_empty());
     }

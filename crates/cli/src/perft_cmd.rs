@@ -1,0 +1,155 @@
+//! `prune perft`: leaf counts of the Othello game tree, depth by depth, with the fast
+//! bitboard perft; from the start position they are checked against the published counts.
+
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Color, Table};
+use prune_othello::perft::START_PERFT;
+use prune_othello::{perft, Position};
+use serde_json::json;
+
+use crate::CliError;
+
+/// The deepest perft allowed: the counts stay far below `u64::MAX` (and depth 20 would
+/// already run for a very long time).
+const MAX_DEPTH: u32 = 20;
+
+/// Options of `prune perft`.
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    /// Count to this depth (every depth from 1 up is shown).
+    #[arg(long, short, default_value_t = 11)]
+    pub depth: u32,
+    /// The position: 64 squares (a1, b1, .., h8; `X`, `O`, `-`) and the side to move, such as
+    /// `---------------------------OX------XO--------------------------- X`. The start
+    /// position by default.
+    #[arg(long, short)]
+    pub position: Option<String>,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One depth's count.
+struct Count {
+    depth: u32,
+    leaves: u64,
+    time: Duration,
+    /// The published count, from the start position.
+    expected: Option<u64>,
+}
+
+impl Count {
+    fn leaves_per_second(&self) -> Option<f64> {
+        let s = self.time.as_secs_f64();
+        (s > 0.0).then(|| self.leaves as f64 / s)
+    }
+
+    fn is_wrong(&self) -> bool {
+        self.expected.is_some_and(|e| e != self.leaves)
+    }
+}
+
+/// Runs `prune perft`.
+pub fn run(args: &PerftArgs) -> Result<(), CliError> {
+    if !(1..=MAX_DEPTH).contains(&args.depth) {
+        return Err(CliError::Usage(format!(
+            "--depth must be 1 to {MAX_DEPTH}, got {}",
+            args.depth
+        )));
+    }
+    let position = match &args.position {
+        Some(text) => text
+            .parse::<Position>()
+            .map_err(|e| CliError::Usage(format!("--position: {e}")))?,
+        None => Position::START,
+    };
+    let from_start = position == Position::START;
+    let counts: Vec<Count> = (1..=args.depth)
+        .map(|depth| {
+            let start = Instant::now();
+            let leaves = perft(&position, depth);
+            Count {
+                depth,
+                leaves,
+                time: start.elapsed(),
+                expected: from_start
+                    .then(|| START_PERFT.get(depth as usize).copied())
+                    .flatten(),
+            }
+        })
+        .collect();
+    let total: Duration = counts.iter().map(|c| c.time).sum();
+    if args.json {
+        let depths: Vec<_> = counts
+            .iter()
+            .map(|c| {
+                json!({
+                    "depth": c.depth,
+                    "leaves": c.leaves,
+                    "time_ms": c.time.as_secs_f64() * 1000.0,
+                    "leaves_per_second": c.leaves_per_second(),
+                    "expected": c.expected,
+                    "correct": c.expected.map(|e| e == c.leaves),
+                })
+            })
+            .collect();
+        let value = json!({
+            "position": position.to_string(),
+            "depths": depths,
+            "time_ms": total.as_secs_f64() * 1000.0,
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&value).expect("JSON of plain data")
+        );
+    } else {
+        print_table(&position, &counts, total, from_start);
+    }
+    match counts.iter().find(|c| c.is_wrong()) {
+        Some(c) => Err(CliError::Failure(format!(
+            "perft {} is {}, but the published count is {}",
+            c.depth,
+            c.leaves,
+            c.expected.unwrap_or_default()
+        ))),
+        None => Ok(()),
+    }
+}
+
+fn right(v: impl ToString) -> Cell {
+    Cell::new(v.to_string()).set_alignment(CellAlignment::Right)
+}
+
+fn print_table(position: &Position, counts: &[Count], total: Duration, from_start: bool) {
+    println!("perft from {position}");
+    let mut table = Table::new();
+    table.load_preset(UTF8_FULL_CONDENSED);
+    let mut header = vec!["depth", "leaves", "time (s)", "leaves/s"];
+    if from_start {
+        header.push("published");
+    }
+    table.set_header(header);
+    for c in counts {
+        let mut row = vec![
+            right(c.depth),
+            right(c.leaves),
+            right(format!("{:.3}", c.time.as_secs_f64())),
+            right(
+                c.leaves_per_second()
+                    .map_or("-".to_string(), |x| format!("{x:.0}")),
+            ),
+        ];
+        if from_start {
+            row.push(match c.expected {
+                None => Cell::new("-"),
+                Some(_) if c.is_wrong() => Cell::new("✗ WRONG").fg(Color::Red),
+                Some(_) => Cell::new("✓"),
+            });
+        }
+        table.add_row(row);
+    }
+    println!("{table}");
+    println!("total time: {:.3} s", total.as_secs_f64());
+}

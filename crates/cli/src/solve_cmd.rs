@@ -1,0 +1,510 @@
+//! `prune solve`: exact (or win/draw/loss) solving of a suite of Othello endgames with the
+//! specialised solver or the generic search, checked against the scores the suite lists.
+
+use std::time::Duration;
+
+use clap::Args;
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Color, Table};
+use indicatif::{ProgressBar, ProgressStyle};
+use prune_othello::{builtin_suite, parse_obf_numbered, ObfEntry, BUILTIN_SUITES};
+use prune_othello::{Move, SolveOptions, SolveResult, SolveWindow, Solver, SolverKind};
+use serde_json::{json, Value};
+
+use crate::positions::{parse_selection, Selection};
+use crate::report::counters_json;
+use crate::CliError;
+
+/// Options of `prune solve`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// A built-in suite (`ffo-40-59`) or the path of an OBF file (one position per line with
+    /// the exact score of its moves).
+    #[arg(value_name = "SUITE|FILE")]
+    pub source: String,
+    /// `exact`: the final disc difference; `wdl`: only win (+1), draw (0) or loss (-1).
+    #[arg(long, default_value = "exact", value_parser = parse_window)]
+    pub window: SolveWindow,
+    /// Which positions: suite numbers (or line numbers of a file) and ranges, such as `40-44`
+    /// or `40,42,50-52`. All of them by default.
+    #[arg(long, value_name = "LIST", visible_alias = "positions")]
+    pub only: Option<String>,
+    /// `fast`: the specialised Othello solver; `generic`: the library's NegaScout with a
+    /// transposition table and static ordering (the reference, slower).
+    #[arg(long, default_value = "fast", value_parser = parse_engine)]
+    pub engine: SolverKind,
+    /// The transposition table's size in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 64)]
+    pub tt: usize,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn parse_engine(text: &str) -> Result<SolverKind, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "fast" => Ok(SolverKind::Fast),
+        "generic" => Ok(SolverKind::Generic),
+        _ => Err(format!(
+            "'{text}' is not a solver (expected fast or generic)"
+        )),
+    }
+}
+
+fn parse_window(text: &str) -> Result<SolveWindow, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "exact" => Ok(SolveWindow::Exact),
+        "wdl" | "win-draw-loss" => Ok(SolveWindow::WinDrawLoss),
+        _ => Err(format!("'{text}' is not a window (expected exact or wdl)")),
+    }
+}
+
+/// A position to solve, numbered by its suite number or its line in the file.
+struct Problem {
+    number: usize,
+    entry: ObfEntry,
+}
+
+/// Where the positions came from.
+struct Source {
+    /// The name given on the command line.
+    name: String,
+    /// Whether it is a built-in suite (numbered by the suite) or a file (numbered by line).
+    builtin: bool,
+    problems: Vec<Problem>,
+}
+
+impl Source {
+    /// How a position's number reads: `#40` in a suite, `line 7` in a file.
+    fn label(&self, number: usize) -> String {
+        if self.builtin {
+            format!("#{number}")
+        } else {
+            format!("line {number}")
+        }
+    }
+}
+
+/// Loads the positions of a built-in suite or of an OBF file.
+fn load(name: &str) -> Result<Source, CliError> {
+    if let Some(suite) = builtin_suite(name) {
+        let problems = suite
+            .into_iter()
+            .map(|sp| Problem {
+                number: sp.number as usize,
+                entry: sp.entry,
+            })
+            .collect();
+        return Ok(Source {
+            name: name.to_string(),
+            builtin: true,
+            problems,
+        });
+    }
+    let text = std::fs::read_to_string(name).map_err(|e| {
+        let hint = if std::path::Path::new(name).exists() {
+            String::new()
+        } else {
+            format!(
+                " (it is not a built-in suite either; those are: {})",
+                BUILTIN_SUITES.join(", ")
+            )
+        };
+        CliError::Usage(format!("cannot read OBF file '{name}': {e}{hint}"))
+    })?;
+    let entries = parse_obf_numbered(&text).map_err(|e| CliError::Usage(format!("{name}: {e}")))?;
+    if entries.is_empty() {
+        return Err(CliError::Usage(format!("{name}: no positions in the file")));
+    }
+    let problems = entries
+        .into_iter()
+        .map(|(number, entry)| Problem { number, entry })
+        .collect();
+    Ok(Source {
+        name: name.to_string(),
+        builtin: false,
+        problems,
+    })
+}
+
+/// Keeps the problems `selection` names; every number named must exist.
+fn select(source: &mut Source, selection: &Selection) -> Result<(), CliError> {
+    if let Some(missing) = selection
+        .numbers()
+        .find(|&n| !source.problems.iter().any(|p| p.number == n))
+    {
+        let known = match (source.problems.first(), source.problems.last()) {
+            (Some(first), Some(last)) if source.builtin => {
+                format!("it has #{} to #{}", first.number, last.number)
+            }
+            _ => "positions are numbered by their line in the file".to_string(),
+        };
+        return Err(CliError::Usage(format!(
+            "--only: {} is not a position of {} ({known})",
+            source.label(missing),
+            source.name
+        )));
+    }
+    source.problems.retain(|p| selection.contains(p.number));
+    Ok(())
+}
+
+/// How a solve compares with what the file lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    /// The score and the move agree with the file.
+    Correct,
+    /// The score differs from the file's best score.
+    WrongScore,
+    /// The score is right but the move is not one the file scores as best.
+    WrongMove,
+    /// The file lists no scores for this position.
+    Unchecked,
+}
+
+impl Verdict {
+    fn is_wrong(self) -> bool {
+        matches!(self, Verdict::WrongScore | Verdict::WrongMove)
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Verdict::Correct => "correct",
+            Verdict::WrongScore => "wrong_score",
+            Verdict::WrongMove => "wrong_move",
+            Verdict::Unchecked => "unchecked",
+        }
+    }
+
+    fn mark(self) -> &'static str {
+        match self {
+            Verdict::Correct => "✓",
+            Verdict::WrongScore => "✗ WRONG score",
+            Verdict::WrongMove => "✗ WRONG move",
+            Verdict::Unchecked => "-",
+        }
+    }
+}
+
+/// The score the file lists for the window (`None` if it lists no move).
+fn expected_score(entry: &ObfEntry, window: SolveWindow) -> Option<i32> {
+    let best = entry.best_score()?;
+    Some(match window {
+        SolveWindow::Exact => best,
+        SolveWindow::WinDrawLoss => best.signum(),
+    })
+}
+
+/// Checks a result against the file: the score must be the listed best (or its sign), and the
+/// move one the file scores as best (or with that sign).
+fn judge(entry: &ObfEntry, r: &SolveResult) -> Verdict {
+    let Some(expected) = expected_score(entry, r.window) else {
+        return Verdict::Unchecked;
+    };
+    if r.score != expected {
+        return Verdict::WrongScore;
+    }
+    let move_ok = match r.best_move {
+        None => true, // the game is over: no move to check
+        Some(mv) => match r.window {
+            SolveWindow::Exact => entry.best_moves().contains(&mv),
+            SolveWindow::WinDrawLoss => entry.score_of(mv).map(i32::signum) == Some(expected),
+        },
+    };
+    if move_ok {
+        Verdict::Correct
+    } else {
+        Verdict::WrongMove
+    }
+}
+
+/// One solved position.
+struct Row {
+    number: usize,
+    entry: ObfEntry,
+    result: SolveResult,
+    verdict: Verdict,
+}
+
+fn seconds(d: Duration) -> f64 {
+    d.as_secs_f64()
+}
+
+fn rate(nodes: u64, time: Duration) -> Option<f64> {
+    let s = seconds(time);
+    (s > 0.0).then(|| nodes as f64 / s)
+}
+
+fn move_text(mv: Option<Move>) -> String {
+    mv.map_or_else(|| "-".to_string(), |m| m.to_string())
+}
+
+/// Runs `prune solve`.
+pub fn run(args: &SolveArgs) -> Result<(), CliError> {
+    let mut source = load(&args.source)?;
+    if let Some(text) = &args.only {
+        let selection =
+            parse_selection(text).map_err(|e| CliError::Usage(format!("--only: {e}")))?;
+        select(&mut source, &selection)?;
+    }
+    let options = SolveOptions {
+        window: args.window,
+        tt_mib: args.tt,
+        kind: args.engine,
+    };
+    let mut solver = Solver::new(options).map_err(|e| CliError::Usage(format!("--tt: {e}")))?;
+
+    let bar = ProgressBar::new(source.problems.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    let mut rows = Vec::with_capacity(source.problems.len());
+    for problem in std::mem::take(&mut source.problems) {
+        let position = problem.entry.position;
+        bar.set_message(format!(
+            "{} ({} empties)",
+            source.label(problem.number),
+            position.empty_count()
+        ));
+        // Each position starts from an empty table, so its counts do not depend on which
+        // positions were solved before it.
+        solver.clear();
+        let result = solver.solve(&position);
+        let verdict = judge(&problem.entry, &result);
+        if verdict.is_wrong() {
+            bar.suspend(|| {
+                eprintln!(
+                    "WRONG: {} scored {:+} with {} (the file says {})",
+                    source.label(problem.number),
+                    result.score,
+                    move_text(result.best_move),
+                    expected_score(&problem.entry, args.window)
+                        .map_or_else(|| "-".into(), |s| format!("{s:+}"))
+                )
+            });
+        }
+        rows.push(Row {
+            number: problem.number,
+            entry: problem.entry,
+            result,
+            verdict,
+        });
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+
+    if args.json {
+        let value = solve_json(&source, &options, &rows);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&value).expect("JSON of plain data")
+        );
+    } else {
+        print_table(&source, &options, &rows);
+    }
+    let wrong: Vec<String> = rows
+        .iter()
+        .filter(|r| r.verdict.is_wrong())
+        .map(|r| source.label(r.number))
+        .collect();
+    if wrong.is_empty() {
+        Ok(())
+    } else {
+        Err(CliError::Failure(format!(
+            "{} of {} positions solved WRONG: {}",
+            wrong.len(),
+            rows.len(),
+            wrong.join(", ")
+        )))
+    }
+}
+
+/// The totals over all rows: nodes and time.
+fn totals(rows: &[Row]) -> (u64, Duration) {
+    rows.iter().fold((0, Duration::ZERO), |(n, t), r| {
+        (n + r.result.stats.total.nodes, t + r.result.stats.time)
+    })
+}
+
+fn solve_json(source: &Source, options: &SolveOptions, rows: &[Row]) -> Value {
+    let positions: Vec<Value> = rows
+        .iter()
+        .map(|row| {
+            let r = &row.result;
+            json!({
+                "id": row.number,
+                "position": row.entry.position.to_string(),
+                "empties": row.entry.position.empty_count(),
+                "score": r.score,
+                "best_move": r.best_move.map(|m| m.to_string()),
+                "pv": r.pv.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                "expected": expected_score(&row.entry, r.window),
+                "expected_moves": row.entry.best_moves().iter().map(ToString::to_string).collect::<Vec<_>>(),
+                "verdict": row.verdict.name(),
+                "correct": (row.verdict != Verdict::Unchecked).then_some(row.verdict == Verdict::Correct),
+                "nodes": r.stats.total.nodes,
+                "time_ms": seconds(r.stats.time) * 1000.0,
+                "nodes_per_second": r.stats.nodes_per_second(),
+                "stats": counters_json(&r.stats.total),
+            })
+        })
+        .collect();
+    let (nodes, time) = totals(rows);
+    let count = |v: Verdict| rows.iter().filter(|r| r.verdict == v).count();
+    json!({
+        "source": source.name,
+        "builtin_suite": source.builtin,
+        "window": options.window.name(),
+        "engine": options.kind.name(),
+        "tt_mib": options.tt_mib,
+        "config": (options.kind == SolverKind::Generic).then(|| Solver::config(options)),
+        "positions": positions,
+        "totals": {
+            "positions": rows.len(),
+            "correct": count(Verdict::Correct),
+            "wrong": rows.iter().filter(|r| r.verdict.is_wrong()).count(),
+            "unchecked": count(Verdict::Unchecked),
+            "nodes": nodes,
+            "time_ms": seconds(time) * 1000.0,
+            "nodes_per_second": rate(nodes, time),
+        },
+    })
+}
+
+fn right(v: impl ToString) -> Cell {
+    Cell::new(v.to_string()).set_alignment(CellAlignment::Right)
+}
+
+fn print_table(source: &Source, options: &SolveOptions, rows: &[Row]) {
+    let mut table = Table::new();
+    table.load_preset(UTF8_FULL_CONDENSED);
+    table.set_header(vec![
+        if source.builtin { "#" } else { "line" },
+        "empties",
+        "best",
+        "score",
+        "expected",
+        "correct",
+        "nodes",
+        "time (s)",
+        "nodes/s",
+    ]);
+    let nps = |nodes, time| rate(nodes, time).map_or("-".to_string(), |x| format!("{x:.0}"));
+    for row in rows {
+        let r = &row.result;
+        let mut mark = Cell::new(row.verdict.mark());
+        if row.verdict.is_wrong() {
+            mark = mark.fg(Color::Red);
+        }
+        table.add_row(vec![
+            right(row.number),
+            right(row.entry.position.empty_count()),
+            Cell::new(move_text(r.best_move)),
+            right(format!("{:+}", r.score)),
+            right(expected_score(&row.entry, r.window).map_or("-".into(), |s| format!("{s:+}"))),
+            mark,
+            right(r.stats.total.nodes),
+            right(format!("{:.3}", seconds(r.stats.time))),
+            right(nps(r.stats.total.nodes, r.stats.time)),
+        ]);
+    }
+    let (nodes, time) = totals(rows);
+    let checked = rows
+        .iter()
+        .filter(|r| r.verdict != Verdict::Unchecked)
+        .count();
+    let correct = rows
+        .iter()
+        .filter(|r| r.verdict == Verdict::Correct)
+        .count();
+    table.add_row(vec![
+        Cell::new("total"),
+        Cell::new(""),
+        Cell::new(""),
+        Cell::new(""),
+        Cell::new(""),
+        Cell::new(format!("{correct}/{checked}")),
+        right(nodes),
+        right(format!("{:.3}", seconds(time))),
+        right(nps(nodes, time)),
+    ]);
+    let window = match options.window {
+        SolveWindow::Exact => "exact score",
+        SolveWindow::WinDrawLoss => "win/draw/loss (+1/0/-1)",
+    };
+    println!(
+        "{}: {window}, negascout + TT {} MiB + endgame ordering",
+        source.name, options.tt_mib
+    );
+    println!("{table}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use prune_othello::Position;
+
+    fn entry(line: &str) -> ObfEntry {
+        line.parse().expect("a valid OBF line")
+    }
+
+    fn result(window: SolveWindow, score: i32, mv: &str) -> SolveResult {
+        SolveResult {
+            window,
+            score,
+            best_move: Some(mv.parse().expect("a move")),
+            pv: Vec::new(),
+            stats: Default::default(),
+        }
+    }
+
+    const FFO_40: &str = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X; \
+                          A2:+38; C7:+36; D8:+34;";
+
+    #[test]
+    fn judging_scores_and_moves() {
+        let e = entry(FFO_40);
+        let exact = SolveWindow::Exact;
+        assert_eq!(judge(&e, &result(exact, 38, "a2")), Verdict::Correct);
+        assert_eq!(judge(&e, &result(exact, 36, "a2")), Verdict::WrongScore);
+        assert_eq!(judge(&e, &result(exact, 38, "c7")), Verdict::WrongMove);
+        let wdl = SolveWindow::WinDrawLoss;
+        assert_eq!(judge(&e, &result(wdl, 1, "c7")), Verdict::Correct);
+        assert_eq!(judge(&e, &result(wdl, 0, "a2")), Verdict::WrongScore);
+        let bare = entry(&FFO_40[..66]);
+        assert_eq!(judge(&bare, &result(exact, 38, "a2")), Verdict::Unchecked);
+        assert!(bare.position.empty_count() == 20 && bare.position != Position::START);
+    }
+
+    #[test]
+    fn windows_parse() {
+        assert_eq!(parse_window("exact"), Ok(SolveWindow::Exact));
+        assert_eq!(parse_window("WDL"), Ok(SolveWindow::WinDrawLoss));
+        assert!(parse_window("mtdf").unwrap_err().contains("exact or wdl"));
+    }
+
+    #[test]
+    fn a_missing_file_names_the_file_and_the_suites() {
+        let Err(CliError::Usage(msg)) = load("no/such/file.obf") else {
+            panic!("a missing file is a usage error");
+        };
+        assert!(
+            msg.contains("no/such/file.obf") && msg.contains("ffo-40-59"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn selecting_numbers_that_do_not_exist_is_an_error() {
+        let mut source = load("ffo-40-59").expect("built-in");
+        let Err(CliError::Usage(msg)) = select(&mut source, &parse_selection("58-61").unwrap())
+        else {
+            panic!("#60 is not in the suite");
+        };
+        assert!(msg.contains("#60") && msg.contains("#40 to #59"), "{msg}");
+        select(&mut source, &parse_selection("40-42,45").unwrap()).expect("in the suite");
+        let numbers: Vec<usize> = source.problems.iter().map(|p| p.number).collect();
+        assert_eq!(numbers, [40, 41, 42, 45]);
+    }
+}
