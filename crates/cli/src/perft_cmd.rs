@@ -24,7 +24,7 @@ pub struct PerftArgs {
     /// The position: 64 squares (a1, b1, .., h8; `X`, `O`, `-`) and the side to move, such as
     /// `---------------------------OX------XO--------------------------- X`. The start
     /// position by default.
-    #[arg(long, short)]
+    #[arg(long, short, allow_hyphen_values = true)]
     pub position: Option<String>,
     /// Print one JSON object instead of a table.
     #[arg(long)]

@@ -26,7 +26,7 @@ pub struct SearchArgs {
     /// A position of the game to start from (tic-tac-toe: nine cells such as `XO./.X./...`;
     /// Othello: 64 squares a1..h8 of `X`, `O`, `-` and the side to move, such as
     /// `---------------------------OX------XO--------------------------- X`).
-    #[arg(long, short)]
+    #[arg(long, short, allow_hyphen_values = true)]
     pub position: Option<String>,
     /// The algorithm: minimax, negamax, alphabeta, alphabeta-hard, scout, negascout, mtdf.
     #[arg(long, short, default_value = "alphabeta")]

@@ -203,3 +203,102 @@ fn bad_input_gets_a_clear_error_and_no_panic() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn solve_ffo_40_is_correct_in_json() {
+    let v = json(&["solve", "ffo-40-59", "--only", "40", "--json"]);
+    let p = &v["positions"][0];
+    assert_eq!(p["id"], 40);
+    assert_eq!(p["empties"], 20);
+    assert_eq!(p["score"], 38);
+    assert_eq!(p["expected"], 38);
+    assert_eq!(p["best_move"], "a2");
+    assert_eq!(p["correct"], true);
+    assert!(p["nodes"].as_u64().unwrap() > 0 && p["time_ms"].is_number());
+}
+
+#[test]
+fn solve_flags_a_wrong_expected_score_and_fails() {
+    // FFO #40 with its best score altered from +38 to +30: the solver must say WRONG.
+    let dir = std::env::temp_dir().join(format!("prune-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("wrong.obf");
+    std::fs::write(
+        &file,
+        "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X; A2:+30;\n",
+    )
+    .unwrap();
+    let o = prune(&["solve", file.to_str().unwrap(), "--json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("WRONG"), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["positions"][0]["correct"], false);
+    // A malformed file is refused with its line and column.
+    std::fs::write(
+        &file,
+        "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X; A2:+38;\nbad line\n",
+    )
+    .unwrap();
+    let o = prune(&["solve", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("line 2"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn solve_and_perft_refuse_bad_input() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["solve", "no-such-suite"], "no-such-suite"),
+        (&["solve", "ffo-40-59", "--only", "12"], "#12"),
+        (&["solve", "ffo-40-59", "--only", "x-y"], "--only"),
+        (&["solve", "ffo-40-59", "--window", "maybe"], "maybe"),
+        (&["solve", "ffo-40-59", "--engine", "turbo"], "turbo"),
+        (&["perft", "--depth", "3", "--position", "XX"], "position"),
+        (
+            &[
+                "search",
+                "--game",
+                "othello",
+                "--position",
+                "---------------------------OX------XO--------------------------- Z",
+            ],
+            "column",
+        ),
+    ];
+    for (args, expected) in cases {
+        let o = prune(args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(expected),
+            "{args:?}: expected '{expected}' in: {err}"
+        );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn perft_matches_the_published_counts() {
+    let v = json(&["perft", "--depth", "8", "--json"]);
+    let text = v.to_string();
+    // 390,216 leaves at depth 8 from the start position (published Othello perft counts).
+    assert!(text.contains("390216"), "{text}");
+}
+
+#[test]
+fn othello_search_gives_a_legal_opening_move() {
+    let v = json(&[
+        "search",
+        "--game",
+        "othello",
+        "--depth",
+        "4",
+        "-a",
+        "negascout",
+        "--tt",
+        "4",
+        "--json",
+    ]);
+    let best = v["best_move"].as_str().unwrap();
+    assert!(["d3", "c4", "f5", "e6"].contains(&best), "{best}");
+}
