@@ -7,14 +7,20 @@ use std::time::Instant;
 use crate::ordering::put_first;
 use crate::{Counters, Evaluator, Game, Score, SearchLimits, TranspositionTable};
 
+/// The depth stored for a table entry whose subtree reached the end of the game everywhere:
+/// its bounds hold at every depth.
+const EXHAUSTIVE: u32 = u32::MAX;
+
 /// What [`Searcher::open`] decided about a node.
 pub(crate) enum Node<M> {
     /// Terminal, or at depth 0: this is its value.
     Leaf(Score),
     /// The transposition table's bounds settle the node: this is the value to return.
     Settled(Score),
-    /// Search the moves (the table's best move, if any, is given to try first).
-    Interior { tt_move: Option<M> },
+    /// Search the moves (the table's best move, if any, is given to try first). `mark` is to
+    /// be handed back to [`Searcher::close`]: it tells whether the node's subtree met the
+    /// horizon.
+    Interior { tt_move: Option<M>, mark: u64 },
     /// The search was stopped by a limit: unwind without using any value.
     Stopped,
 }
@@ -32,8 +38,9 @@ pub(crate) struct Searcher<'a, G: Game, E> {
     following_hint: bool,
     /// The best move of the last completed search of the root.
     pub root_best: Option<G::Move>,
-    /// Whether some leaf was cut off by depth rather than by the end of the game.
-    pub horizon_reached: bool,
+    /// How many leaves were cut off by depth rather than by the end of the game (table
+    /// entries that settle a node count as such unless they were exhaustive).
+    pub horizon_leaves: u64,
     buffers: Vec<Vec<G::Move>>,
     /// Whether to sort moves with the evaluator's static ordering.
     pub static_ordering: bool,
@@ -61,7 +68,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             hint: Vec::new(),
             following_hint: false,
             root_best: None,
-            horizon_reached: false,
+            horizon_leaves: 0,
             buffers: Vec::new(),
             static_ordering: false,
             stop: StopCondition {
@@ -126,7 +133,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         }
         if depth == 0 {
             self.counters.leaves += 1;
-            self.horizon_reached = true;
+            self.horizon_leaves += 1;
             return Node::Leaf(self.eval.evaluate(game));
         }
         self.counters.interior += 1;
@@ -148,18 +155,24 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                     };
                     if let Some(value) = settled {
                         self.counters.tt_cutoffs += 1;
-                        // The stored search may have stopped at its horizon: assume it did.
-                        self.horizon_reached |= !value.is_decisive();
+                        if entry.depth != EXHAUSTIVE {
+                            self.horizon_leaves += 1;
+                        }
                         return Node::Settled(value);
                     }
                 }
             }
         }
-        Node::Interior { tt_move }
+        Node::Interior {
+            tt_move,
+            mark: self.horizon_leaves,
+        }
     }
 
     /// Records in the table (if any) that the node searched with window `(alpha, beta)` to
-    /// `depth` returned `value` with `best_move`.
+    /// `depth` returned `value` with `best_move`; `mark` comes from [`Searcher::open`]. A
+    /// subtree searched to the end of the game everywhere is stored as valid at any depth.
+    #[allow(clippy::too_many_arguments)]
     pub fn close(
         &mut self,
         game: &G,
@@ -168,6 +181,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         beta: Score,
         value: Score,
         best_move: Option<G::Move>,
+        mark: u64,
     ) {
         if self.stop.stopped {
             return;
@@ -179,6 +193,11 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                 -Score::INFINITY
             };
             let upper = if value < beta { value } else { Score::INFINITY };
+            let depth = if self.horizon_leaves == mark {
+                EXHAUSTIVE
+            } else {
+                depth
+            };
             tt.store(game.hash(), depth, lower, upper, best_move);
         }
     }

@@ -88,6 +88,33 @@ fn iterative_deepening_stops_when_the_tree_is_exhausted() {
     assert_eq!(r.iterations.len(), 9);
 }
 
+/// With a transposition table too, including draws found in the table (a draw and a heuristic
+/// zero share an encoding, so exhaustion is tracked per subtree, not read off the value).
+#[test]
+fn exhaustion_is_seen_through_the_table() {
+    for algorithm in [
+        Algorithm::MtdF,
+        Algorithm::NegaScout,
+        Algorithm::AlphaBeta(prune_search::FailMode::Hard),
+    ] {
+        let mut config = iterative(algorithm);
+        config.transposition_table = Some(prune_search::TtConfig { size_mib: 1 });
+        let r = search(
+            &TicTacToe::new(),
+            &LineEval,
+            &config,
+            &SearchLimits::default().with_time_secs(60),
+        )
+        .unwrap();
+        assert!(r.exhausted, "{algorithm}");
+        assert_eq!(
+            (r.score, r.depth),
+            (prune_search::Score::DRAW, 9),
+            "{algorithm}"
+        );
+    }
+}
+
 #[test]
 fn a_fixed_depth_search_needs_a_depth() {
     let e = Engine::<TicTacToe>::new(SearchConfig::new(Algorithm::Negamax)).unwrap();

@@ -22,10 +22,10 @@ pub(crate) fn alpha_beta<G: Game, E: Evaluator<G>>(
         FailMode::Soft => v,
         FailMode::Hard => v.clamp(alpha, beta),
     };
-    let tt_move = match s.open(game, depth, ply, alpha, beta) {
+    let (tt_move, mark) = match s.open(game, depth, ply, alpha, beta) {
         Node::Leaf(v) | Node::Settled(v) => return clamp(v),
         Node::Stopped => return Score::DRAW,
-        Node::Interior { tt_move } => tt_move,
+        Node::Interior { tt_move, mark } => (tt_move, mark),
     };
     let moves = s.ordered_moves(game, ply, tt_move);
     let mut window_low = alpha;
@@ -60,7 +60,7 @@ pub(crate) fn alpha_beta<G: Game, E: Evaluator<G>>(
     }
     s.give_back(ply, moves);
     let value = clamp(best);
-    s.close(game, depth, alpha, beta, value, best_move);
+    s.close(game, depth, alpha, beta, value, best_move, mark);
     if ply == 0 && !s.stopped() {
         s.root_best = best_move;
     }

@@ -33,7 +33,7 @@ pub(crate) fn iterate<G: Game, E: Evaluator<G>>(
     for depth in first_depth..=max_depth {
         let before = s.counters;
         let began = Instant::now();
-        s.horizon_reached = false;
+        let horizon_before = s.horizon_leaves;
         s.root_best = None;
         let previous = iterations.last();
         let guess = previous.map_or_else(|| s.static_guess(game), |it| it.score);
@@ -62,7 +62,7 @@ pub(crate) fn iterate<G: Game, E: Evaluator<G>>(
         };
         observer.on_iteration(&iteration);
         iterations.push(iteration);
-        if !s.horizon_reached {
+        if s.horizon_leaves == horizon_before {
             exhausted = true;
             break;
         }

@@ -15,10 +15,10 @@ pub(crate) fn negascout<G: Game, E: Evaluator<G>>(
     alpha: Score,
     beta: Score,
 ) -> Score {
-    let tt_move = match s.open(game, depth, ply, alpha, beta) {
+    let (tt_move, mark) = match s.open(game, depth, ply, alpha, beta) {
         Node::Leaf(v) | Node::Settled(v) => return v,
         Node::Stopped => return Score::DRAW,
-        Node::Interior { tt_move } => tt_move,
+        Node::Interior { tt_move, mark } => (tt_move, mark),
     };
     let moves = s.ordered_moves(game, ply, tt_move);
     let mut window_low = alpha;
@@ -62,7 +62,7 @@ pub(crate) fn negascout<G: Game, E: Evaluator<G>>(
         }
     }
     s.give_back(ply, moves);
-    s.close(game, depth, alpha, beta, best, best_move);
+    s.close(game, depth, alpha, beta, best, best_move, mark);
     if ply == 0 && !s.stopped() {
         s.root_best = best_move;
     }
