@@ -25,6 +25,20 @@ fn json(args: &[&str]) -> Value {
     serde_json::from_str(&stdout(&o)).unwrap_or_else(|e| panic!("{args:?}: {e}\n{}", stdout(&o)))
 }
 
+/// Each command line must fail with status 2 and an error containing the expected words.
+fn assert_usage_errors(cases: &[(&[&str], &str)]) {
+    for (args, expected) in cases {
+        let o = prune(args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(expected),
+            "{args:?}: expected '{expected}' in: {err}"
+        );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
 #[test]
 fn minimax_on_tic_tac_toe_prints_the_draw_and_the_node_count() {
     let o = prune(&["search", "--game", "tictactoe", "--algorithm", "minimax"]);
@@ -192,16 +206,7 @@ fn bad_input_gets_a_clear_error_and_no_panic() {
             "not supported",
         ),
     ];
-    for (args, expected) in cases {
-        let o = prune(args);
-        let err = stderr(&o);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-        assert!(
-            err.contains(expected),
-            "{args:?}: expected '{expected}' in: {err}"
-        );
-        assert!(!err.contains("panicked"), "{args:?}: {err}");
-    }
+    assert_usage_errors(cases);
 }
 
 #[test]
@@ -265,16 +270,7 @@ fn solve_and_perft_refuse_bad_input() {
             "column",
         ),
     ];
-    for (args, expected) in cases {
-        let o = prune(args);
-        let err = stderr(&o);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-        assert!(
-            err.contains(expected),
-            "{args:?}: expected '{expected}' in: {err}"
-        );
-        assert!(!err.contains("panicked"), "{args:?}: {err}");
-    }
+    assert_usage_errors(cases);
 }
 
 #[test]
