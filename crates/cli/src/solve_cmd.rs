@@ -433,8 +433,12 @@ fn print_table(source: &Source, options: &SolveOptions, rows: &[Row]) {
         SolveWindow::Exact => "exact score",
         SolveWindow::WinDrawLoss => "win/draw/loss (+1/0/-1)",
     };
+    let engine = match options.kind {
+        SolverKind::Fast => "fast endgame solver (PVS, fastest-first, parity)",
+        SolverKind::Generic => "generic negascout + endgame ordering",
+    };
     println!(
-        "{}: {window}, negascout + TT {} MiB + endgame ordering",
+        "{}: {window}, {engine}, TT {} MiB",
         source.name, options.tt_mib
     );
     println!("{table}");

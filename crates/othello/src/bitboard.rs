@@ -85,6 +85,29 @@ pub const fn flipped(placed: u64, player: u64, opponent: u64) -> u64 {
         | flips_towards(placed, player, inner, -7)
 }
 
+/// The four 4x4 quadrants of the board: the regions of the parity rule.
+pub const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0f0f_0f0f,
+    0x0000_0000_f0f0_f0f0,
+    0x0f0f_0f0f_0000_0000,
+    0xf0f0_f0f0_0000_0000,
+];
+
+/// The union of the quadrants holding an odd number of the squares of `empties` (parity
+/// ordering: the side to move there can hope to have the last move in such a region).
+#[inline]
+pub const fn odd_regions(empties: u64) -> u64 {
+    let mut odd = 0;
+    let mut i = 0;
+    while i < QUADRANTS.len() {
+        if (empties & QUADRANTS[i]).count_ones() % 2 == 1 {
+            odd |= QUADRANTS[i];
+        }
+        i += 1;
+    }
+    odd
+}
+
 /// The squares adjacent (in any of the eight directions) to a bit of `x`.
 #[inline]
 pub const fn neighbours(x: u64) -> u64 {

@@ -15,27 +15,18 @@
 
 use prune_search::{Counters, Score, TranspositionTable};
 
-use crate::bitboard::{flipped, legal_moves};
+use crate::bitboard::{flipped, legal_moves, odd_regions, CORNERS};
 use crate::{Board, Move, Square};
 
 /// From this many empties up, nodes use the transposition table and fastest-first ordering.
 pub const ORDERED_EMPTIES: u32 = 7;
 
-/// The four 4x4 quadrants of the board, for parity ordering.
-const QUADRANTS: [u64; 4] = [
-    0x0000_0000_0f0f_0f0f,
-    0x0000_0000_f0f0_f0f0,
-    0x0f0f_0f0f_0000_0000,
-    0xf0f0_f0f0_0000_0000,
-];
-
 /// Corners, then the squares that are neither X- nor C-squares, then the rest: the order in
 /// which shallow nodes try moves within a parity class.
-const PRIORITY: [u64; 3] = [
-    0x8100_0000_0000_0081,
-    !0x8100_0000_0000_0081 & !0x42c3_0000_0000_c342,
-    0x42c3_0000_0000_c342,
-];
+const PRIORITY: [u64; 3] = [CORNERS, !CORNERS & !X_AND_C_SQUARES, X_AND_C_SQUARES];
+
+/// The X- and C-squares: next to a corner.
+const X_AND_C_SQUARES: u64 = 0x42c3_0000_0000_c342;
 
 /// The result of an exact solve.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,13 +49,7 @@ pub struct EndgameSolver {
 
 #[inline]
 fn final_score(p: u64, o: u64) -> i32 {
-    let (pc, oc) = (p.count_ones() as i32, o.count_ones() as i32);
-    let empties = 64 - pc - oc;
-    match pc.cmp(&oc) {
-        std::cmp::Ordering::Greater => pc - oc + empties,
-        std::cmp::Ordering::Less => pc - oc - empties,
-        std::cmp::Ordering::Equal => 0,
-    }
+    Board::from_disjoint_bits(p, o).final_score()
 }
 
 fn to_score(v: i32) -> Score {
@@ -103,7 +88,8 @@ impl EndgameSolver {
         self.tt.new_search();
         let (p, o) = (board.player(), board.opponent());
         let (alpha, beta) = (alpha.clamp(-65, 64), beta.clamp(-64, 65));
-        let (score, best_move) = self.root(p, o, alpha, beta);
+        let mut best_move = None;
+        let score = self.pvs(p, o, alpha, beta, true, Some(&mut best_move));
         EndgameResult {
             score,
             best_move,
@@ -111,107 +97,73 @@ impl EndgameSolver {
         }
     }
 
-    fn root(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> (i32, Option<Move>) {
-        self.counters.nodes += 1;
-        self.counters.interior += 1;
-        let moves = legal_moves(p, o);
-        if moves == 0 {
-            if legal_moves(o, p) == 0 {
-                return (final_score(p, o), None);
-            }
-            let v = -self.pvs(o, p, -beta, -alpha, true);
-            return (v, Some(Move::PASS));
-        }
-        let mut list = MoveList::new(p, o, moves, None);
-        let mut best = -65;
-        let mut best_move = None;
-        let mut a = alpha;
-        let mut i = 0;
-        while let Some((sq, flips)) = list.next_best() {
-            let (np, no) = (o & !flips, p | flips | (1u64 << sq));
-            let v = if i == 0 {
-                -self.pvs(np, no, -beta, -a, true)
-            } else {
-                let mut v = -self.pvs(np, no, -a - 1, -a, false);
-                if v > a && v < beta {
-                    self.counters.re_searches += 1;
-                    v = -self.pvs(np, no, -beta, -v, true);
-                }
-                v
-            };
-            if v > best {
-                best = v;
-                best_move = Square::new(sq as u8).map(Move::from_square);
-                if v > a {
-                    a = v;
-                }
-            }
-            if v >= beta {
-                self.counters.count_cutoff(i);
-                break;
-            }
-            i += 1;
-        }
-        (best, best_move)
-    }
-
-    /// Principal variation search of the position `(p, o)` (side to move owns `p`).
-    fn pvs(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, pv_node: bool) -> i32 {
+    /// Principal variation search of the position `(p, o)` (side to move owns `p`); a null
+    /// window everywhere off the principal variation. At the root (`root_move` given) the
+    /// table cannot end the search and the best move is written back.
+    fn pvs(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        pv_node: bool,
+        root_move: Option<&mut Option<Move>>,
+    ) -> i32 {
         let empties = 64 - (p | o).count_ones();
-        if empties < ORDERED_EMPTIES {
+        if empties < ORDERED_EMPTIES && root_move.is_none() {
             return self.shallow(p, o, alpha, beta, empties);
         }
-        self.counters.nodes += 1;
-        self.counters.interior += 1;
         let moves = legal_moves(p, o);
         if moves == 0 {
             if legal_moves(o, p) == 0 {
-                self.counters.interior -= 1;
+                self.counters.nodes += 1;
                 self.counters.leaves += 1;
                 return final_score(p, o);
             }
-            // A pass does not change the empties: search the opponent's moves at once.
-            self.counters.nodes -= 1;
-            self.counters.interior -= 1;
-            return -self.pvs(o, p, -beta, -alpha, pv_node);
+            // A pass is not a node of its own: the opponent's position counts itself.
+            if let Some(best) = root_move {
+                *best = Some(Move::PASS);
+            }
+            return -self.pvs(o, p, -beta, -alpha, pv_node, None);
         }
-        let key = Board::from_bits(p, o).map_or(0, |b| b.hash());
-        let alpha0 = alpha;
+        self.counters.nodes += 1;
+        self.counters.interior += 1;
+        let key = Board::from_disjoint_bits(p, o).hash();
+        let mut a = alpha;
         self.counters.tt_probes += 1;
         let mut tt_move = None;
         if let Some(e) = self.tt.probe(key) {
             self.counters.tt_hits += 1;
             let (lower, upper) = (from_score(e.lower), from_score(e.upper));
-            if lower >= beta || upper <= alpha || lower == upper {
+            if root_move.is_none() && (lower >= beta || upper <= alpha || lower == upper) {
                 self.counters.tt_cutoffs += 1;
                 return if lower >= beta { lower } else { upper };
             }
-            alpha = alpha.max(lower);
+            if root_move.is_none() {
+                a = a.max(lower);
+            }
             tt_move = e.best_move.and_then(Move::square).map(|s| s.index() as u32);
         }
         let mut list = MoveList::new(p, o, moves, tt_move);
         let mut best = -65;
         let mut best_sq = None;
-        let mut a = alpha;
         let mut i = 0;
         while let Some((sq, flips)) = list.next_best() {
             let (np, no) = (o & !flips, p | flips | (1u64 << sq));
             let v = if i == 0 || !pv_node {
-                -self.pvs(np, no, -beta, -a, pv_node)
+                -self.pvs(np, no, -beta, -a, pv_node, None)
             } else {
-                let mut v = -self.pvs(np, no, -a - 1, -a, false);
+                let mut v = -self.pvs(np, no, -a - 1, -a, false, None);
                 if v > a && v < beta {
                     self.counters.re_searches += 1;
-                    v = -self.pvs(np, no, -beta, -v, true);
+                    v = -self.pvs(np, no, -beta, -v, true, None);
                 }
                 v
             };
             if v > best {
                 best = v;
                 best_sq = Some(sq);
-                if v > a {
-                    a = v;
-                }
+                a = a.max(v);
             }
             if v >= beta {
                 self.counters.count_cutoff(i);
@@ -219,7 +171,7 @@ impl EndgameSolver {
             }
             i += 1;
         }
-        let lower = if best > alpha0 {
+        let lower = if best > alpha {
             to_score(best)
         } else {
             -Score::INFINITY
@@ -233,37 +185,37 @@ impl EndgameSolver {
             .and_then(|s| Square::new(s as u8))
             .map(Move::from_square);
         self.tt.store(key, empties, lower, upper, best_move);
+        if let Some(root) = root_move {
+            *root = best_move;
+        }
         best
     }
 
     /// Alpha-beta without table or sorting, for the last few empties (fail-soft).
     fn shallow(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u32) -> i32 {
-        self.counters.nodes += 1;
         let empty = !(p | o);
-        if empties == 0 {
+        if empties <= 1 {
+            self.counters.nodes += 1;
             self.counters.leaves += 1;
-            return final_score(p, o);
-        }
-        if empties == 1 {
-            self.counters.leaves += 1;
-            return last_one(p, o, empty);
+            return if empties == 0 {
+                final_score(p, o)
+            } else {
+                last_one(p, o, empty)
+            };
         }
         let moves = legal_moves(p, o);
         if moves == 0 {
             if legal_moves(o, p) == 0 {
+                self.counters.nodes += 1;
                 self.counters.leaves += 1;
                 return final_score(p, o);
             }
-            self.counters.nodes -= 1;
+            // A pass is not a node of its own: the opponent's position counts itself.
             return -self.shallow(o, p, -beta, -alpha, empties);
         }
+        self.counters.nodes += 1;
         self.counters.interior += 1;
-        let mut odd = 0u64;
-        for q in QUADRANTS {
-            if (empty & q).count_ones() & 1 == 1 {
-                odd |= q;
-            }
-        }
+        let odd = odd_regions(empty);
         let mut best = -65;
         let mut i = 0;
         for region in [odd, !odd] {
@@ -331,7 +283,7 @@ impl MoveList {
             } else {
                 let (np, no) = (o & !flips, p | flips | bit);
                 let replies = legal_moves(np, no).count_ones() as i32;
-                let corner = if bit & PRIORITY[0] != 0 { 8 } else { 0 };
+                let corner = if bit & CORNERS != 0 { 8 } else { 0 };
                 replies * 16 - corner
             };
             list.moves[list.len] = (sq, flips, key);

@@ -35,7 +35,7 @@ use prune_search::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::bitboard::CORNERS;
+use crate::bitboard::{odd_regions, CORNERS};
 use crate::board::Board;
 use crate::endgame::EndgameSolver;
 use crate::position::Position;
@@ -148,14 +148,6 @@ pub const FASTEST_FIRST_EMPTIES: u32 = 5;
 /// The X-squares b2, g2, b7, g7: they give away the corner next to them.
 const X_SQUARES: u64 = 0x0042_0000_0000_4200;
 
-/// The four 4x4 quadrants, the regions of the parity rule.
-const QUADRANTS: [u64; 4] = [
-    0x0000_0000_0f0f_0f0f,
-    0x0000_0000_f0f0_f0f0,
-    0x0f0f_0f0f_0000_0000,
-    0xf0f0_f0f0_0000_0000,
-];
-
 /// The most legal moves a position can have is well under this.
 const MAX_MOVES: usize = 64;
 
@@ -169,15 +161,6 @@ fn square_class(bit: u64) -> u32 {
     } else {
         1
     }
-}
-
-/// The union of the quadrants holding an odd number of empty squares.
-#[inline]
-fn odd_regions(empties: u64) -> u64 {
-    QUADRANTS
-        .iter()
-        .filter(|&&q| (empties & q).count_ones() % 2 == 1)
-        .fold(0, |acc, &q| acc | q)
 }
 
 impl EndgameOrdering {
@@ -401,8 +384,7 @@ impl Solver {
 impl SolveResult {
     fn from_search(window: SolveWindow, r: SearchResult<Move>) -> SolveResult {
         // The search reaches the end of every line, so the value is proven and has a margin.
-        // (`r.exhausted` is not checked: the engine cannot tell an exact draw found in its
-        // table from a heuristic zero, and reports a horizon when one settles a node.)
+        debug_assert!(r.exhausted, "an exact solve exhausts the game tree");
         let score = r.score.margin().unwrap_or(0);
         SolveResult {
             window,

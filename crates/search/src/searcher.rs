@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use crate::ordering::put_first;
-use crate::{Counters, Evaluator, Game, Score, SearchLimits, TranspositionTable};
+use crate::{Bound, Counters, Evaluator, Game, Score, SearchLimits, TranspositionTable};
 
 /// The depth stored for a table entry whose subtree reached the end of the game everywhere:
 /// its bounds hold at every depth.
@@ -187,12 +187,11 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             return;
         }
         if let Some(tt) = self.tt.as_deref_mut() {
-            let lower = if value > alpha {
-                value
-            } else {
-                -Score::INFINITY
+            let (lower, upper) = match Bound::classify(value, alpha, beta) {
+                Bound::Upper => (-Score::INFINITY, value),
+                Bound::Lower => (value, Score::INFINITY),
+                Bound::Exact => (value, value),
             };
-            let upper = if value < beta { value } else { Score::INFINITY };
             let depth = if self.horizon_leaves == mark {
                 EXHAUSTIVE
             } else {

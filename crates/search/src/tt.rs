@@ -139,7 +139,7 @@ mod tests {
         tt.store(42, 3, -Score::INFINITY, s(9), None);
         let e = tt.probe(42).unwrap();
         assert_eq!((e.lower, e.upper, e.best_move), (s(5), s(9), Some(1)));
-        assert!(tt.probe(43).is_none() || tt.probe(43).unwrap().key == 43);
+        assert!(tt.probe(43).is_none(), "another key never reads this entry");
     }
 
     #[test]
