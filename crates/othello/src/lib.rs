@@ -32,6 +32,7 @@ pub mod endgame;
 pub mod eval;
 pub mod notation;
 pub mod obf;
+pub mod ordering;
 pub mod perft;
 mod position;
 pub mod solve;
@@ -42,6 +43,7 @@ pub use board::{Board, OverlappingDiscs};
 pub use eval::{Features, HandEval};
 pub use notation::{ParseError, ParseErrorKind};
 pub use obf::{parse_obf, parse_obf_numbered, ObfEntry, ObfError, ObfErrorKind};
+pub use ordering::{Ordered, StaticOrdering};
 pub use perft::perft;
 pub use position::{Color, IllegalMove, Position};
 pub use solve::{

@@ -3,6 +3,7 @@
 use prune_search::{Game, Score};
 use serde::{Deserialize, Serialize};
 
+use crate::bitboard::CORNERS;
 use crate::board::{Board, OverlappingDiscs};
 use crate::square::{squares, Move};
 
@@ -212,6 +213,20 @@ impl Game for Position {
 
     fn is_legal(&self, mv: Move) -> bool {
         Position::is_legal(self, mv)
+    }
+
+    /// Corners: the moves a staged move picker tries before its killers.
+    #[inline]
+    fn is_tactical(&self, mv: Move) -> bool {
+        mv.square().is_some_and(|s| s.bit() & CORNERS != 0)
+    }
+
+    /// 64 squares and the pass.
+    const MOVE_INDICES: usize = 65;
+
+    #[inline]
+    fn move_index(mv: Move) -> Option<usize> {
+        Some(usize::from(mv.index()))
     }
 }
 

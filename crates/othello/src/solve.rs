@@ -94,6 +94,11 @@ pub struct SolveOptions {
     /// The specialised solver or the generic search.
     #[serde(default)]
     pub kind: SolverKind,
+    /// The generic search's configuration, instead of [`Solver::config`]'s default (ignored by
+    /// the fast solver). Its table size wins over `tt_mib`; a win/draw/loss solve adds its
+    /// aspiration window to it.
+    #[serde(default)]
+    pub search: Option<SearchConfig>,
 }
 
 impl Default for SolveOptions {
@@ -103,6 +108,7 @@ impl Default for SolveOptions {
             window: SolveWindow::Exact,
             tt_mib: 64,
             kind: SolverKind::Fast,
+            search: None,
         }
     }
 }
@@ -250,6 +256,16 @@ impl Game for WinDrawLoss {
     fn is_legal(&self, mv: Move) -> bool {
         self.0.is_legal(mv)
     }
+
+    fn is_tactical(&self, mv: Move) -> bool {
+        self.0.is_tactical(mv)
+    }
+
+    const MOVE_INDICES: usize = Position::MOVE_INDICES;
+
+    fn move_index(mv: Move) -> Option<usize> {
+        Position::move_index(mv)
+    }
 }
 
 /// [`EndgameOrdering`] for [`WinDrawLoss`]; its static value is a draw, so that the
@@ -296,15 +312,19 @@ impl Solver {
         Ok(Solver { options, engine })
     }
 
-    /// The search configuration a solve with `options` uses: NegaScout, no iterative
-    /// deepening, a transposition table and [`EndgameOrdering`]; for win/draw/loss, the
-    /// aspiration window around the draw described in the [module documentation](self).
+    /// The search configuration a generic solve with `options` uses: the one given in
+    /// `options.search`, or else NegaScout, no iterative deepening, a transposition table and
+    /// [`EndgameOrdering`]; for win/draw/loss, the aspiration window around the draw described
+    /// in the [module documentation](self) is added.
     pub fn config(options: &SolveOptions) -> SearchConfig {
-        let mut config = SearchConfig::new(Algorithm::NegaScout);
-        config.transposition_table = Some(TtConfig {
-            size_mib: options.tt_mib,
+        let mut config = options.search.unwrap_or_else(|| {
+            let mut config = SearchConfig::new(Algorithm::NegaScout);
+            config.transposition_table = Some(TtConfig {
+                size_mib: options.tt_mib,
+            });
+            config.static_ordering = true;
+            config
         });
-        config.static_ordering = true;
         if options.window == SolveWindow::WinDrawLoss {
             config.aspiration = Some(Aspiration {
                 half_width: Score::WIN.raw(),

@@ -57,6 +57,7 @@ fn solver_of(kind: SolverKind, window: SolveWindow, tt_mib: usize) -> Solver {
         window,
         tt_mib,
         kind,
+        search: None,
     })
     .expect("a valid table size")
 }

@@ -122,7 +122,94 @@ impl Default for TtConfig {
     }
 }
 
+/// Which table of killer moves a node reads and writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KillerIndex {
+    /// One list per ply from the root (the usual scheme).
+    #[default]
+    Ply,
+    /// One list per remaining depth (the scheme of the original killer-slot experiments).
+    Depth,
+}
+
+impl KillerIndex {
+    /// The name used on the command line and in reports: `ply` or `depth`.
+    pub fn name(self) -> &'static str {
+        match self {
+            KillerIndex::Ply => "ply",
+            KillerIndex::Depth => "depth",
+        }
+    }
+}
+
+impl FromStr for KillerIndex {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<Self, ConfigError> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "ply" => Ok(KillerIndex::Ply),
+            "depth" => Ok(KillerIndex::Depth),
+            _ => Err(ConfigError::Invalid(format!(
+                "unknown killer index '{s}' (expected ply or depth)"
+            ))),
+        }
+    }
+}
+
+/// Killer moves with `slots` slots: a move that caused a beta cutoff goes to the front of its
+/// list (dropping the last if it was not there yet), and the killers legal in a position are
+/// tried right after the hash move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Killers {
+    /// Moves remembered per list, 1 to [`Killers::MAX_SLOTS`].
+    pub slots: usize,
+    /// Per ply or per remaining depth.
+    #[serde(default)]
+    pub index: KillerIndex,
+}
+
+impl Killers {
+    /// The most slots a list may have.
+    pub const MAX_SLOTS: usize = 128;
+
+    /// `slots` slots, one list per ply.
+    pub fn new(slots: usize) -> Self {
+        Killers {
+            slots,
+            index: KillerIndex::Ply,
+        }
+    }
+}
+
+/// Ordering by a shallow search: at nodes with at least `min_depth` plies left, each move is
+/// scored by an alpha-beta search of `depth` plies below it (at most the remaining depth less
+/// two, so the ordering search is always shallower than the search it orders; 0 plies is the
+/// evaluation of the position after the move) and the moves are searched best score first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ShallowOrdering {
+    /// The least remaining depth at which moves are ordered this way (default 4).
+    pub min_depth: u32,
+    /// The depth of the ordering searches, in plies below the move (default 2).
+    pub depth: u32,
+}
+
+impl Default for ShallowOrdering {
+    fn default() -> Self {
+        ShallowOrdering {
+            min_depth: 4,
+            depth: 2,
+        }
+    }
+}
+
 /// A search configuration: the algorithm and the enhancements that drive or help it.
+///
+/// Move ordering: a node's moves come from a staged picker ([`crate::MovePicker`]): first the
+/// move of the line being followed (the previous iteration's principal variation, or a root
+/// move's refutation) and the transposition table's move; then, with
+/// [`SearchConfig::staged_killers`], the game's tactical moves; then the killers; then the rest,
+/// sorted by static knowledge, the history table and a shallow search, each if enabled (a later
+/// sort is stable, so the earlier one breaks its ties).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SearchConfig {
     /// The core algorithm.
@@ -137,6 +224,26 @@ pub struct SearchConfig {
     /// ([`Evaluator::order_moves`](crate::Evaluator::order_moves)) before the hash and PV moves.
     #[serde(default)]
     pub static_ordering: bool,
+    /// Killer moves with a configurable number of slots.
+    #[serde(default)]
+    pub killers: Option<Killers>,
+    /// Two-slot killers per ply in a staged picker, as in shogi engines: tactical moves
+    /// ([`Game::is_tactical`](crate::Game::is_tactical)) come before the killers, and only
+    /// quiet moves are recorded, on a beta cutoff and on a transposition-table cutoff.
+    #[serde(default)]
+    pub staged_killers: bool,
+    /// The history heuristic: every cutoff (and every best move of a node searched exactly)
+    /// adds `2^min(depth, 32)` to its move's score; moves after the killers are tried by
+    /// descending score.
+    #[serde(default)]
+    pub history: bool,
+    /// The refutation table: for each root move, the line that refuted it in the last iteration
+    /// is tried first in the next (needs iterative deepening).
+    #[serde(default)]
+    pub refutation: bool,
+    /// Ordering by a shallow search.
+    #[serde(default)]
+    pub shallow_ordering: Option<ShallowOrdering>,
 }
 
 impl SearchConfig {
@@ -149,7 +256,45 @@ impl SearchConfig {
             aspiration: None,
             transposition_table: (algorithm == Algorithm::MtdF).then(TtConfig::default),
             static_ordering: false,
+            killers: None,
+            staged_killers: false,
+            history: false,
+            refutation: false,
+            shallow_ordering: None,
         }
+    }
+
+    /// The names of the enhancements turned on, in a fixed order (for reports).
+    pub fn enhancements(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.iterative_deepening {
+            out.push("iterative".to_string());
+        }
+        if let Some(a) = self.aspiration {
+            out.push(format!("aspiration {}", a.half_width));
+        }
+        if let Some(tt) = self.transposition_table {
+            out.push(format!("tt {} MiB", tt.size_mib));
+        }
+        if self.static_ordering {
+            out.push("static ordering".to_string());
+        }
+        if let Some(k) = self.killers {
+            out.push(format!("killers {} per {}", k.slots, k.index.name()));
+        }
+        if self.staged_killers {
+            out.push("staged killers".to_string());
+        }
+        if self.history {
+            out.push("history".to_string());
+        }
+        if self.refutation {
+            out.push("refutation".to_string());
+        }
+        if let Some(s) = self.shallow_ordering {
+            out.push(format!("shallow ordering {}@{}", s.depth, s.min_depth));
+        }
+        out
     }
 
     /// Checks that the enhancements make sense with the algorithm.
@@ -186,6 +331,65 @@ impl SearchConfig {
                 ));
             }
             _ => {}
+        }
+        self.validate_ordering()
+    }
+
+    /// The move-ordering enhancements: they learn from cutoffs, so they need an algorithm that
+    /// prunes (minimax and negamax search every move whatever the order).
+    fn validate_ordering(&self) -> Result<(), ConfigError> {
+        let algo = self.algorithm;
+        let prunes = !matches!(algo, Algorithm::Minimax | Algorithm::Negamax);
+        let mut learned = Vec::new();
+        if self.killers.is_some() {
+            learned.push("killer moves");
+        }
+        if self.staged_killers {
+            learned.push("staged killers");
+        }
+        if self.history {
+            learned.push("the history heuristic");
+        }
+        if self.refutation {
+            learned.push("the refutation table");
+        }
+        if self.shallow_ordering.is_some() {
+            learned.push("shallow-search ordering");
+        }
+        if let (false, Some(first)) = (prunes, learned.first()) {
+            return Err(ConfigError::Incoherent(format!(
+                "{first} only change which moves are pruned; {algo} prunes none"
+            )));
+        }
+        if let Some(k) = self.killers {
+            if !(1..=Killers::MAX_SLOTS).contains(&k.slots) {
+                return Err(ConfigError::Invalid(format!(
+                    "killer slots must be 1 to {}, got {}",
+                    Killers::MAX_SLOTS,
+                    k.slots
+                )));
+            }
+            if self.staged_killers {
+                return Err(ConfigError::Incoherent(
+                    "choose N-slot killers or staged two-slot killers, not both".into(),
+                ));
+            }
+        }
+        if self.refutation && !self.iterative_deepening {
+            return Err(ConfigError::Incoherent(
+                "the refutation table keeps lines from the previous iteration: it needs \
+                 iterative deepening"
+                    .into(),
+            ));
+        }
+        if let Some(s) = self.shallow_ordering {
+            if s.min_depth < 2 || s.depth == 0 {
+                return Err(ConfigError::Invalid(format!(
+                    "shallow ordering needs a minimum depth of at least 2 and a search depth \
+                     of at least 1, got {} and {}",
+                    s.min_depth, s.depth
+                )));
+            }
         }
         Ok(())
     }

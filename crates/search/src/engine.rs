@@ -116,8 +116,7 @@ impl<G: Game> Engine<G> {
         if let Some(tt) = &mut self.tt {
             tt.new_search();
         }
-        let mut searcher = Searcher::new(eval, self.tt.as_mut(), limits, start);
-        searcher.static_ordering = self.config.static_ordering;
+        let mut searcher = Searcher::new(eval, self.tt.as_mut(), &self.config, limits, start);
         Ok(iterate(
             &mut searcher,
             game,

@@ -40,6 +40,23 @@ pub trait Game: Clone + Send + Sync {
         false
     }
 
+    /// Whether `mv` is "tactical": a move the staged move picker tries before the killers and
+    /// never records as one (captures in chess; corners in Othello). The default says none is.
+    fn is_tactical(&self, mv: Self::Move) -> bool {
+        let _ = mv;
+        false
+    }
+
+    /// How many distinct values [`Game::move_index`] takes (0 when the game has no index).
+    const MOVE_INDICES: usize = 0;
+
+    /// A small index for `mv`, below [`Game::MOVE_INDICES`], for tables indexed by move (the
+    /// history heuristic). Games without one (the default) get a hash map instead.
+    fn move_index(mv: Self::Move) -> Option<usize> {
+        let _ = mv;
+        None
+    }
+
     /// The legal moves as a new vector (a convenience for callers off the hot path).
     fn legal_moves(&self) -> Vec<Self::Move> {
         let mut moves = Vec::new();

@@ -4,8 +4,11 @@
 
 use std::time::Instant;
 
-use crate::ordering::put_first;
-use crate::{Bound, Counters, Evaluator, Game, Score, SearchLimits, TranspositionTable};
+use crate::algo::alpha_beta::alpha_beta;
+use crate::ordering::{HistoryTable, KillerTable};
+use crate::picker::{MovePicker, Stage};
+use crate::{Bound, Counters, Evaluator, FailMode, Game, KillerIndex, Score, SearchConfig};
+use crate::{SearchLimits, ShallowOrdering, TranspositionTable};
 
 /// The depth stored for a table entry whose subtree reached the end of the game everywhere:
 /// its bounds hold at every depth.
@@ -25,6 +28,19 @@ pub(crate) enum Node<M> {
     Stopped,
 }
 
+/// For each root move, the line that refuted it.
+type Refutations<M> = Vec<(M, Vec<M>)>;
+
+/// How killer moves are kept.
+#[derive(Clone, Copy)]
+enum KillerMode {
+    /// N-slot killers recorded on every beta cutoff.
+    Slots(KillerIndex),
+    /// Two-slot killers per ply for quiet moves, recorded on beta and table cutoffs, tried
+    /// after the tactical moves.
+    Staged,
+}
+
 /// Shared search state.
 pub(crate) struct Searcher<'a, G: Game, E> {
     pub eval: &'a E,
@@ -32,18 +48,28 @@ pub(crate) struct Searcher<'a, G: Game, E> {
     pub tt: Option<&'a mut TranspositionTable<G::Move>>,
     /// Triangular table: `pv[ply]` is the best line found from the current node at `ply`.
     pv: Vec<Vec<G::Move>>,
-    /// The line to try first (the previous iteration's principal variation).
-    hint: Vec<G::Move>,
-    /// Whether the current node lies on `hint`.
-    following_hint: bool,
+    /// The line to try first from the root (the previous iteration's principal variation).
+    root_hint: Vec<G::Move>,
+    /// The line being followed: `root_hint`, or a root move and its refutation.
+    line: Vec<G::Move>,
+    /// Whether the current node lies on `line`.
+    following: bool,
     /// The best move of the last completed search of the root.
     pub root_best: Option<G::Move>,
     /// How many leaves were cut off by depth rather than by the end of the game (table
     /// entries that settle a node count as such unless they were exhaustive).
     pub horizon_leaves: u64,
-    buffers: Vec<Vec<G::Move>>,
+    pickers: Vec<MovePicker<G::Move>>,
     /// Whether to sort moves with the evaluator's static ordering.
-    pub static_ordering: bool,
+    static_ordering: bool,
+    killer_mode: Option<KillerMode>,
+    killers: KillerTable<G::Move>,
+    history: Option<HistoryTable<G::Move>>,
+    /// For each root move, the line that refuted it (with the refutation table on).
+    refutations: Option<Refutations<G::Move>>,
+    shallow: Option<ShallowOrdering>,
+    /// Whether a shallow ordering search is running (they are not nested).
+    in_shallow: bool,
     stop: StopCondition,
 }
 
@@ -57,20 +83,33 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     pub fn new(
         eval: &'a E,
         tt: Option<&'a mut TranspositionTable<G::Move>>,
+        config: &SearchConfig,
         limits: &SearchLimits,
         start: Instant,
     ) -> Self {
+        let (killer_mode, slots) = match (config.killers, config.staged_killers) {
+            (Some(k), _) => (Some(KillerMode::Slots(k.index)), k.slots),
+            (None, true) => (Some(KillerMode::Staged), 2),
+            (None, false) => (None, 0),
+        };
         Searcher {
             eval,
             counters: Counters::default(),
             tt,
             pv: Vec::new(),
-            hint: Vec::new(),
-            following_hint: false,
+            root_hint: Vec::new(),
+            line: Vec::new(),
+            following: false,
             root_best: None,
             horizon_leaves: 0,
-            buffers: Vec::new(),
-            static_ordering: false,
+            pickers: Vec::new(),
+            static_ordering: config.static_ordering,
+            killer_mode,
+            killers: KillerTable::new(slots),
+            history: config.history.then(HistoryTable::new::<G>),
+            refutations: config.refutation.then(Vec::new),
+            shallow: config.shallow_ordering,
+            in_shallow: false,
             stop: StopCondition {
                 deadline: limits.time.map(|t| start + t),
                 node_limit: limits.nodes,
@@ -86,9 +125,10 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
 
     /// Prepares a new pass over the tree from the root, trying `hint` first.
     pub fn start_pass(&mut self, hint: &[G::Move]) {
-        self.hint.clear();
-        self.hint.extend_from_slice(hint);
-        self.following_hint = true;
+        self.root_hint.clear();
+        self.root_hint.extend_from_slice(hint);
+        self.line.clone_from(&self.root_hint);
+        self.following = true;
     }
 
     fn check_limits(&mut self) -> bool {
@@ -140,7 +180,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         let mut tt_move = None;
         if let Some(tt) = self.tt.as_deref() {
             self.counters.tt_probes += 1;
-            if let Some(entry) = tt.probe(game.hash()) {
+            if let Some(entry) = tt.probe(game.hash()).copied() {
                 self.counters.tt_hits += 1;
                 tt_move = entry.best_move;
                 if entry.depth >= depth && ply > 0 {
@@ -155,6 +195,13 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                     };
                     if let Some(value) = settled {
                         self.counters.tt_cutoffs += 1;
+                        if let (Some(KillerMode::Staged), Some(mv)) =
+                            (self.killer_mode, entry.best_move)
+                        {
+                            if entry.lower >= beta {
+                                self.record_killer(game, ply, depth, mv);
+                            }
+                        }
                         if entry.depth != EXHAUSTIVE {
                             self.horizon_leaves += 1;
                         }
@@ -192,58 +239,162 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                 Bound::Lower => (value, Score::INFINITY),
                 Bound::Exact => (value, value),
             };
-            let depth = if self.horizon_leaves == mark {
+            let stored_depth = if self.horizon_leaves == mark {
                 EXHAUSTIVE
             } else {
                 depth
             };
-            tt.store(game.hash(), depth, lower, upper, best_move);
+            tt.store(game.hash(), stored_depth, lower, upper, best_move);
+        }
+        if let (Some(history), Some(mv)) = (self.history.as_mut(), best_move) {
+            if Bound::classify(value, alpha, beta) == Bound::Exact {
+                history.reward::<G>(mv, depth);
+            }
         }
     }
 
-    /// The legal moves of `game` in search order: the hinted line's move first while the node
-    /// lies on it, then the table's move, then the generator's order. Give the buffer back with
-    /// [`Searcher::give_back`].
-    pub fn ordered_moves(
+    /// A move picker for the node at `ply` with `depth` plies left: the followed line's move
+    /// and the table's move first, then (with killers) the killers. Draw the moves with
+    /// [`Searcher::next_move`] and give the picker back with [`Searcher::give_back`].
+    pub fn picker(
         &mut self,
+        ply: usize,
+        depth: u32,
+        tt_move: Option<G::Move>,
+    ) -> MovePicker<G::Move> {
+        if self.pickers.len() <= ply {
+            self.pickers.resize_with(ply + 1, MovePicker::default);
+        }
+        let mut picker = std::mem::take(&mut self.pickers[ply]);
+        let hint = self
+            .following
+            .then(|| self.line.get(ply).copied())
+            .flatten();
+        let killers = match self.killer_mode {
+            Some(mode) => self.killers.get(killer_index(mode, ply, depth)),
+            None => &[],
+        };
+        let staged = matches!(self.killer_mode, Some(KillerMode::Staged));
+        picker.reset([hint, tt_move], killers, staged);
+        picker
+    }
+
+    /// The next move of the node at `ply` (see [`Searcher::picker`]).
+    pub fn next_move(
+        &mut self,
+        picker: &mut MovePicker<G::Move>,
         game: &G,
         ply: usize,
-        tt_move: Option<G::Move>,
-    ) -> Vec<G::Move> {
-        if self.buffers.len() <= ply {
-            self.buffers.resize_with(ply + 1, Vec::new);
+        depth: u32,
+    ) -> Option<G::Move> {
+        picker.next(game, &mut |game, moves| {
+            self.order_rest(game, moves, ply, depth)
+        })
+    }
+
+    /// Sorts the moves left after the hash moves: static knowledge, then history, then a
+    /// shallow search (each sort stable, so the earlier ones break the later one's ties).
+    fn order_rest(&mut self, game: &G, moves: &mut [G::Move], ply: usize, depth: u32) {
+        if moves.len() < 2 {
+            return;
         }
-        let mut moves = std::mem::take(&mut self.buffers[ply]);
-        moves.clear();
-        game.generate_moves(&mut moves);
         if self.static_ordering {
-            self.eval.order_moves(game, &mut moves);
+            self.eval.order_moves(game, moves);
         }
-        let hint = self
-            .following_hint
-            .then(|| self.hint.get(ply).copied())
-            .flatten();
-        if let Some(tt_move) = tt_move {
-            put_first(&mut moves, tt_move);
+        if let Some(history) = &self.history {
+            moves.sort_by_cached_key(|&mv| std::cmp::Reverse(history.score::<G>(mv)));
         }
-        match hint {
-            Some(mv) if put_first(&mut moves, mv) => {}
-            _ => self.following_hint = false,
-        }
-        moves
-    }
-
-    /// Tells the searcher that the `index`-th move of the current node is about to be searched
-    /// (only the first move of a node on the hinted line stays on it).
-    pub fn before_child(&mut self, index: usize) {
-        if index > 0 {
-            self.following_hint = false;
+        match self.shallow {
+            Some(shallow) if depth >= shallow.min_depth && !self.in_shallow => {
+                self.order_by_shallow_search(game, moves, ply, shallow.depth.min(depth - 2));
+            }
+            _ => {}
         }
     }
 
-    /// Returns a move buffer taken by [`Searcher::ordered_moves`].
-    pub fn give_back(&mut self, ply: usize, moves: Vec<G::Move>) {
-        self.buffers[ply] = moves;
+    /// Sorts `moves` by the value of an alpha-beta search `depth` plies below each. These
+    /// searches count as nodes (and as ordering nodes), but their leaves do not count against
+    /// the node's exhaustion, and they do not follow the hinted line.
+    fn order_by_shallow_search(&mut self, game: &G, moves: &mut [G::Move], ply: usize, depth: u32) {
+        let following = std::mem::replace(&mut self.following, false);
+        let horizon = self.horizon_leaves;
+        let nodes = self.counters.nodes;
+        self.in_shallow = true;
+        let mut scored: Vec<(Score, G::Move)> = Vec::with_capacity(moves.len());
+        for &mv in moves.iter() {
+            let child = game.play(mv);
+            let v = -alpha_beta(
+                self,
+                &child,
+                depth,
+                ply + 1,
+                -Score::INFINITY,
+                Score::INFINITY,
+                FailMode::Soft,
+            );
+            scored.push((v, mv));
+        }
+        self.in_shallow = false;
+        self.counters.ordering_nodes += self.counters.nodes - nodes;
+        self.horizon_leaves = horizon;
+        self.following = following;
+        scored.sort_by_key(|&(v, _)| std::cmp::Reverse(v));
+        for (slot, (_, mv)) in moves.iter_mut().zip(scored) {
+            *slot = mv;
+        }
+    }
+
+    /// Tells the searcher that `mv`, the `index`-th move of the node at `ply`, is about to be
+    /// searched. The followed line goes on only through its own move when it is searched
+    /// first; at the root, a move other than the hinted one follows its refutation, if the
+    /// refutation table has one.
+    pub fn before_child(&mut self, ply: usize, index: usize, mv: G::Move) {
+        if ply == 0 {
+            if index == 0 && self.root_hint.first() == Some(&mv) {
+                self.line.clone_from(&self.root_hint);
+                self.following = true;
+                return;
+            }
+            let refutation = self
+                .refutations
+                .as_ref()
+                .and_then(|r| r.iter().find(|(m, _)| *m == mv));
+            match refutation {
+                Some((_, line)) => {
+                    self.line.clear();
+                    self.line.push(mv);
+                    self.line.extend_from_slice(line);
+                    self.following = true;
+                }
+                None => self.following = false,
+            }
+        } else if self.following && (index > 0 || self.line.get(ply) != Some(&mv)) {
+            self.following = false;
+        }
+    }
+
+    /// Tells the searcher that the search of `mv` at `ply` is over: at the root, the refutation
+    /// table keeps the line the child's search found (for a move that failed low, the line
+    /// that refuted it).
+    pub fn after_child(&mut self, ply: usize, mv: G::Move) {
+        if ply != 0 || self.stop.stopped {
+            return;
+        }
+        let Some(refutations) = self.refutations.as_mut() else {
+            return;
+        };
+        let Some(line) = self.pv.get(1).filter(|l| !l.is_empty()) else {
+            return;
+        };
+        match refutations.iter_mut().find(|(m, _)| *m == mv) {
+            Some((_, old)) => old.clone_from(line),
+            None => refutations.push((mv, line.clone())),
+        }
+    }
+
+    /// Returns a move picker taken by [`Searcher::picker`].
+    pub fn give_back(&mut self, ply: usize, picker: MovePicker<G::Move>) {
+        self.pickers[ply] = picker;
     }
 
     /// Records that `mv` is the best move at `ply` so far: the line from here becomes `mv`
@@ -263,12 +414,44 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         self.pv.first().cloned().unwrap_or_default()
     }
 
-    /// Counts a beta cutoff caused by the `index`-th move searched.
-    pub fn count_cutoff(&mut self, index: usize) {
+    /// Records a beta cutoff caused by `mv`, the `index`-th move searched at `ply` with
+    /// `depth` plies left, which `picker` yielded: counts it, and teaches the killer and
+    /// history tables.
+    pub fn cutoff(
+        &mut self,
+        game: &G,
+        ply: usize,
+        depth: u32,
+        index: usize,
+        mv: G::Move,
+        picker: &MovePicker<G::Move>,
+    ) {
         self.counters.beta_cutoffs += 1;
         if index == 0 {
             self.counters.first_move_cutoffs += 1;
         }
+        match picker.last_stage() {
+            Stage::HashMove => self.counters.hash_move_cutoffs += 1,
+            Stage::Tactical => self.counters.tactical_cutoffs += 1,
+            Stage::Killers => self.counters.killer_cutoffs += 1,
+            _ => {}
+        }
+        self.record_killer(game, ply, depth, mv);
+        if let Some(history) = self.history.as_mut() {
+            history.reward::<G>(mv, depth);
+        }
+    }
+
+    /// Records `mv` as a killer at `ply` (with `depth` plies left), if killers are on and, for
+    /// staged killers, if the move is quiet.
+    fn record_killer(&mut self, game: &G, ply: usize, depth: u32, mv: G::Move) {
+        let Some(mode) = self.killer_mode else {
+            return;
+        };
+        if matches!(mode, KillerMode::Staged) && game.is_tactical(mv) {
+            return;
+        }
+        self.killers.record(killer_index(mode, ply, depth), mv);
     }
 
     /// The static evaluation of the root (a first guess for aspiration and MTD(f)).
@@ -293,5 +476,13 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             next = tt.probe(pos.hash()).and_then(|e| e.best_move);
         }
         line
+    }
+}
+
+/// Which killer list a node uses.
+fn killer_index(mode: KillerMode, ply: usize, depth: u32) -> usize {
+    match mode {
+        KillerMode::Slots(KillerIndex::Depth) => depth as usize,
+        KillerMode::Slots(KillerIndex::Ply) | KillerMode::Staged => ply,
     }
 }

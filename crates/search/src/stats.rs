@@ -28,6 +28,18 @@ pub struct Counters {
     pub tt_hits: u64,
     /// Hits whose stored bounds ended the node's search at once.
     pub tt_cutoffs: u64,
+    /// Beta cutoffs by a move tried before generation (the followed line's or the table's).
+    #[serde(default)]
+    pub hash_move_cutoffs: u64,
+    /// Beta cutoffs by a tactical move of a staged picker.
+    #[serde(default)]
+    pub tactical_cutoffs: u64,
+    /// Beta cutoffs by a killer move.
+    #[serde(default)]
+    pub killer_cutoffs: u64,
+    /// Nodes visited by shallow searches that ordered moves (included in `nodes`).
+    #[serde(default)]
+    pub ordering_nodes: u64,
 }
 
 impl Counters {
@@ -50,6 +62,10 @@ impl Counters {
             tt_probes: self.tt_probes - earlier.tt_probes,
             tt_hits: self.tt_hits - earlier.tt_hits,
             tt_cutoffs: self.tt_cutoffs - earlier.tt_cutoffs,
+            hash_move_cutoffs: self.hash_move_cutoffs - earlier.hash_move_cutoffs,
+            tactical_cutoffs: self.tactical_cutoffs - earlier.tactical_cutoffs,
+            killer_cutoffs: self.killer_cutoffs - earlier.killer_cutoffs,
+            ordering_nodes: self.ordering_nodes - earlier.ordering_nodes,
         }
     }
 }
@@ -65,6 +81,10 @@ impl AddAssign for Counters {
         self.tt_probes += o.tt_probes;
         self.tt_hits += o.tt_hits;
         self.tt_cutoffs += o.tt_cutoffs;
+        self.hash_move_cutoffs += o.hash_move_cutoffs;
+        self.tactical_cutoffs += o.tactical_cutoffs;
+        self.killer_cutoffs += o.killer_cutoffs;
+        self.ordering_nodes += o.ordering_nodes;
     }
 }
 

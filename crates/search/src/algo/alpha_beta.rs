@@ -27,12 +27,13 @@ pub(crate) fn alpha_beta<G: Game, E: Evaluator<G>>(
         Node::Stopped => return Score::DRAW,
         Node::Interior { tt_move, mark } => (tt_move, mark),
     };
-    let moves = s.ordered_moves(game, ply, tt_move);
+    let mut picker = s.picker(ply, depth, tt_move);
     let mut window_low = alpha;
     let mut best = -Score::INFINITY;
     let mut best_move = None;
-    for (i, &mv) in moves.iter().enumerate() {
-        s.before_child(i);
+    let mut i = 0;
+    while let Some(mv) = s.next_move(&mut picker, game, ply, depth) {
+        s.before_child(ply, i, mv);
         let v = -alpha_beta(
             s,
             &game.play(mv),
@@ -42,6 +43,7 @@ pub(crate) fn alpha_beta<G: Game, E: Evaluator<G>>(
             -window_low,
             fail,
         );
+        s.after_child(ply, mv);
         if s.stopped() {
             break;
         }
@@ -54,11 +56,12 @@ pub(crate) fn alpha_beta<G: Game, E: Evaluator<G>>(
             }
         }
         if v >= beta {
-            s.count_cutoff(i);
+            s.cutoff(game, ply, depth, i, mv, &picker);
             break;
         }
+        i += 1;
     }
-    s.give_back(ply, moves);
+    s.give_back(ply, picker);
     let value = clamp(best);
     s.close(game, depth, alpha, beta, value, best_move, mark);
     if ply == 0 && !s.stopped() {

@@ -16,11 +16,12 @@ pub(crate) fn negamax<G: Game, E: Evaluator<G>>(
         Node::Stopped => return Score::DRAW,
         Node::Interior { .. } => {}
     }
-    let moves = s.ordered_moves(game, ply, None);
+    let mut picker = s.picker(ply, depth, None);
     let mut best = -Score::INFINITY;
     let mut best_move = None;
-    for (i, &mv) in moves.iter().enumerate() {
-        s.before_child(i);
+    let mut i = 0;
+    while let Some(mv) = s.next_move(&mut picker, game, ply, depth) {
+        s.before_child(ply, i, mv);
         let v = -negamax(s, &game.play(mv), depth - 1, ply + 1);
         if s.stopped() {
             break;
@@ -30,8 +31,9 @@ pub(crate) fn negamax<G: Game, E: Evaluator<G>>(
             best_move = Some(mv);
             s.update_pv(ply, mv);
         }
+        i += 1;
     }
-    s.give_back(ply, moves);
+    s.give_back(ply, picker);
     if ply == 0 && !s.stopped() {
         s.root_best = best_move;
     }

@@ -20,12 +20,13 @@ pub(crate) fn negascout<G: Game, E: Evaluator<G>>(
         Node::Stopped => return Score::DRAW,
         Node::Interior { tt_move, mark } => (tt_move, mark),
     };
-    let moves = s.ordered_moves(game, ply, tt_move);
+    let mut picker = s.picker(ply, depth, tt_move);
     let mut window_low = alpha;
     let mut best = -Score::INFINITY;
     let mut best_move = None;
-    for (i, &mv) in moves.iter().enumerate() {
-        s.before_child(i);
+    let mut i = 0;
+    while let Some(mv) = s.next_move(&mut picker, game, ply, depth) {
+        s.before_child(ply, i, mv);
         let child = game.play(mv);
         let v = if i == 0 {
             -negascout(s, &child, depth - 1, ply + 1, -beta, -window_low)
@@ -45,6 +46,7 @@ pub(crate) fn negascout<G: Game, E: Evaluator<G>>(
             }
             v
         };
+        s.after_child(ply, mv);
         if s.stopped() {
             break;
         }
@@ -57,11 +59,12 @@ pub(crate) fn negascout<G: Game, E: Evaluator<G>>(
             }
         }
         if v >= beta {
-            s.count_cutoff(i);
+            s.cutoff(game, ply, depth, i, mv, &picker);
             break;
         }
+        i += 1;
     }
-    s.give_back(ply, moves);
+    s.give_back(ply, picker);
     s.close(game, depth, alpha, beta, best, best_move, mark);
     if ply == 0 && !s.stopped() {
         s.root_best = best_move;

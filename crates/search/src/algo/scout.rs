@@ -27,15 +27,19 @@ pub(crate) fn eval<G: Game, E: Evaluator<G>>(
         Node::Stopped => return Score::DRAW,
         Node::Interior { .. } => {}
     }
-    let moves = s.ordered_moves(game, ply, None);
+    let mut picker = s.picker(ply, depth, None);
     let mut best = -Score::INFINITY;
     let mut best_move = None;
-    for (i, &mv) in moves.iter().enumerate() {
-        s.before_child(i);
+    let mut i = 0;
+    while let Some(mv) = s.next_move(&mut picker, game, ply, depth) {
+        s.before_child(ply, i, mv);
         let child = game.play(mv);
         // In negamax form, "-value(child) > best" is "value(child) < -best", i.e. not
         // "value(child) >= -best".
         let improves = i == 0 || !test(s, &child, depth - 1, ply + 1, -best, Test::GreaterOrEqual);
+        if !improves {
+            s.after_child(ply, mv);
+        }
         if s.stopped() {
             break;
         }
@@ -44,6 +48,7 @@ pub(crate) fn eval<G: Game, E: Evaluator<G>>(
                 s.counters.re_searches += 1;
             }
             let v = -eval(s, &child, depth - 1, ply + 1);
+            s.after_child(ply, mv);
             if s.stopped() {
                 break;
             }
@@ -51,8 +56,9 @@ pub(crate) fn eval<G: Game, E: Evaluator<G>>(
             best_move = Some(mv);
             s.update_pv(ply, mv);
         }
+        i += 1;
     }
-    s.give_back(ply, moves);
+    s.give_back(ply, picker);
     if ply == 0 && !s.stopped() {
         s.root_best = best_move;
     }
@@ -84,20 +90,24 @@ fn test<G: Game, E: Evaluator<G>>(
         Test::Greater => Test::GreaterOrEqual,
         Test::GreaterOrEqual => Test::Greater,
     };
-    let moves = s.ordered_moves(game, ply, None);
+    let mut picker = s.picker(ply, depth, None);
     let mut proved = false;
-    for (i, &mv) in moves.iter().enumerate() {
-        s.before_child(i);
+    let mut i = 0;
+    while let Some(mv) = s.next_move(&mut picker, game, ply, depth) {
+        s.before_child(ply, i, mv);
         let refuted = test(s, &game.play(mv), depth - 1, ply + 1, -v, child_kind);
         if s.stopped() {
             break;
         }
         if !refuted {
-            s.count_cutoff(i);
+            // The proving move is this node's line (a refutation, seen from the parent).
+            s.update_pv(ply, mv);
+            s.cutoff(game, ply, depth, i, mv, &picker);
             proved = true;
             break;
         }
+        i += 1;
     }
-    s.give_back(ply, moves);
+    s.give_back(ply, picker);
     proved
 }

@@ -2,7 +2,8 @@
 
 #![allow(dead_code)]
 
-use prune_search::{Algorithm, Aspiration, Evaluator, Game, Score, SearchConfig, TtConfig};
+use prune_search::{Algorithm, Aspiration, Evaluator, Game, KillerIndex, Killers, Score};
+use prune_search::{SearchConfig, ShallowOrdering, TtConfig};
 
 /// Plain minimax written here, apart from the library: the value of `game` searched `depth`
 /// plies deep, and every root move that reaches it.
@@ -38,20 +39,21 @@ pub fn oracle<G: Game, E: Evaluator<G>>(game: &G, eval: &E, depth: u32) -> (Scor
     (best, moves)
 }
 
-/// Every valid combination of algorithm and enhancements worth telling apart.
-pub fn all_configs() -> Vec<SearchConfig> {
+/// Every valid combination of algorithm and search-driving enhancements worth telling apart
+/// (no move-ordering enhancement but static ordering, which alternates).
+pub fn base_configs() -> Vec<SearchConfig> {
     let mut out = Vec::new();
     for algorithm in Algorithm::ALL {
         for iterative_deepening in [false, true] {
             for aspiration in [None, Some(1), Some(6)] {
                 for tt in [None, Some(TtConfig { size_mib: 1 })] {
                     let config = SearchConfig {
-                        algorithm,
                         iterative_deepening,
                         aspiration: aspiration.map(|half_width| Aspiration { half_width }),
                         transposition_table: tt,
                         // Alternate static ordering so both settings meet every algorithm.
                         static_ordering: (out.len() % 2) == 1,
+                        ..SearchConfig::new(algorithm)
                     };
                     if config.validate().is_ok() {
                         out.push(config);
@@ -61,6 +63,83 @@ pub fn all_configs() -> Vec<SearchConfig> {
         }
     }
     out
+}
+
+/// Every combination of the move-ordering enhancements: killers (none, 1, 2 per depth, 3,
+/// 128, or the staged two-slot kind) x history x shallow-search ordering (none, or two
+/// settings) x static ordering. The refutation table is added where iterative deepening is
+/// on.
+pub fn ordering_variants() -> Vec<SearchConfig> {
+    let killers = [
+        (None, false),
+        (Some(Killers::new(1)), false),
+        (
+            Some(Killers {
+                slots: 2,
+                index: KillerIndex::Depth,
+            }),
+            false,
+        ),
+        (Some(Killers::new(3)), false),
+        (Some(Killers::new(Killers::MAX_SLOTS)), false),
+        (None, true),
+    ];
+    let shallow = [
+        None,
+        Some(ShallowOrdering::default()),
+        Some(ShallowOrdering {
+            min_depth: 2,
+            depth: 1,
+        }),
+    ];
+    let mut out = Vec::new();
+    for (killers, staged_killers) in killers {
+        for history in [false, true] {
+            for shallow_ordering in shallow {
+                for static_ordering in [false, true] {
+                    out.push(SearchConfig {
+                        killers,
+                        staged_killers,
+                        history,
+                        shallow_ordering,
+                        static_ordering,
+                        ..SearchConfig::new(Algorithm::NegaScout)
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `base` with the move-ordering enhancements of `variant` (and the refutation table if
+/// `base` deepens iteratively), or `base` alone if the algorithm cannot use them.
+pub fn with_ordering(base: &SearchConfig, variant: &SearchConfig) -> SearchConfig {
+    let combined = SearchConfig {
+        killers: variant.killers,
+        staged_killers: variant.staged_killers,
+        history: variant.history,
+        shallow_ordering: variant.shallow_ordering,
+        static_ordering: variant.static_ordering,
+        refutation: base.iterative_deepening,
+        ..*base
+    };
+    if combined.validate().is_ok() {
+        combined
+    } else {
+        *base
+    }
+}
+
+/// The base configurations, each with a move-ordering variant that changes with `seed`, so
+/// that over many seeds every base meets every variant.
+pub fn all_configs(seed: u64) -> Vec<SearchConfig> {
+    let variants = ordering_variants();
+    base_configs()
+        .iter()
+        .enumerate()
+        .map(|(i, base)| with_ordering(base, &variants[(seed as usize + i) % variants.len()]))
+        .collect()
 }
 
 /// Checks that `pv` is a legal line from `game`.
