@@ -132,9 +132,8 @@ mod tests {
 
     #[test]
     fn square_values_are_symmetric() {
-        for i in 0..64 {
+        for (i, &v) in SQUARE_VALUES.iter().enumerate() {
             let (r, c) = (i / 8, i % 8);
-            let v = SQUARE_VALUES[i];
             assert_eq!(v, SQUARE_VALUES[r * 8 + (7 - c)], "mirror of {i}");
             assert_eq!(v, SQUARE_VALUES[(7 - r) * 8 + c], "flip of {i}");
             assert_eq!(v, SQUARE_VALUES[c * 8 + r], "transpose of {i}");
