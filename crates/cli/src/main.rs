@@ -1,7 +1,9 @@
 //! `prune`: search, solve and compare game-tree search algorithms from the command line.
 
+mod config_args;
 mod perft_cmd;
 mod positions;
+mod presets_cmd;
 mod report;
 mod search_cmd;
 mod solve_cmd;
@@ -23,11 +25,15 @@ enum Command {
     /// Search a position with any algorithm and configuration; print the value, the principal
     /// variation and the statistics.
     Search(search_cmd::SearchArgs),
-    /// Solve Othello endgames exactly (or win/draw/loss) through the generic search: a built-in
-    /// suite or an OBF file, checked against the scores it lists.
+    /// Solve Othello endgames exactly (or win/draw/loss) with the fast solver or the generic
+    /// search in any configuration: a built-in suite or an OBF file, checked against the
+    /// scores it lists.
     Solve(solve_cmd::SolveArgs),
     /// Count the leaves of the Othello game tree depth by depth (perft), with time and speed.
     Perft(perft_cmd::PerftArgs),
+    /// List the presets of `--preset`: named sets of enhancements, from the bare algorithm to
+    /// the best combination measured.
+    Presets(presets_cmd::PresetsArgs),
 }
 
 /// An error for the user: printed as `error: ...`, exit status 2 for bad input, 1 otherwise.
@@ -45,6 +51,7 @@ fn main() -> ExitCode {
         Command::Search(args) => search_cmd::run(&args),
         Command::Solve(args) => solve_cmd::run(&args),
         Command::Perft(args) => perft_cmd::run(&args),
+        Command::Presets(args) => presets_cmd::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

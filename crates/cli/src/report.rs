@@ -6,19 +6,55 @@ use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use prune_search::{Counters, SearchConfig, SearchLimits, SearchResult};
 use serde_json::{json, Value};
 
-/// The counters as a JSON object (times in milliseconds).
+/// The counters as a JSON object: every field of [`Counters`], under its own name.
 pub fn counters_json(c: &Counters) -> Value {
-    json!({
-        "nodes": c.nodes,
-        "interior": c.interior,
-        "leaves": c.leaves,
-        "beta_cutoffs": c.beta_cutoffs,
-        "first_move_cutoffs": c.first_move_cutoffs,
-        "re_searches": c.re_searches,
-        "tt_probes": c.tt_probes,
-        "tt_hits": c.tt_hits,
-        "tt_cutoffs": c.tt_cutoffs,
-    })
+    serde_json::to_value(c).expect("JSON of plain counters")
+}
+
+/// The counters as rows of a statistics table: the node counts, cutoffs and re-searches; the
+/// table's counts if it was probed; the move-ordering counts that are not zero (rows of zeros
+/// would only be noise for configurations without those enhancements).
+pub fn counter_rows(c: &Counters) -> Vec<(&'static str, String)> {
+    let first_rate = c
+        .first_move_cutoff_rate()
+        .map_or("-".to_string(), |x| format!("{:.1}%", 100.0 * x));
+    let mut rows = vec![
+        ("nodes", c.nodes.to_string()),
+        ("interior nodes", c.interior.to_string()),
+        ("leaves", c.leaves.to_string()),
+        ("beta cutoffs", c.beta_cutoffs.to_string()),
+        ("cutoffs on the first move", first_rate),
+        ("re-searches", c.re_searches.to_string()),
+    ];
+    if c.tt_probes > 0 {
+        rows.push(("TT probes", c.tt_probes.to_string()));
+        rows.push(("TT hits", c.tt_hits.to_string()));
+        rows.push(("TT cutoffs", c.tt_cutoffs.to_string()));
+    }
+    let ordering = [
+        ("hash-move cutoffs", c.hash_move_cutoffs),
+        ("tactical cutoffs", c.tactical_cutoffs),
+        ("killer cutoffs", c.killer_cutoffs),
+        ("ordering nodes", c.ordering_nodes),
+    ];
+    rows.extend(
+        ordering
+            .into_iter()
+            .filter(|&(_, n)| n > 0)
+            .map(|(k, n)| (k, n.to_string())),
+    );
+    rows
+}
+
+/// A two-column table of `rows`, values aligned right.
+pub fn statistics_table(rows: Vec<(&str, String)>) -> Table {
+    let mut table = Table::new();
+    table.load_preset(UTF8_FULL_CONDENSED);
+    table.set_header(vec!["statistic", "value"]);
+    for (k, v) in rows {
+        table.add_row(vec![Cell::new(k), right(v)]);
+    }
+    table
 }
 
 fn millis(d: std::time::Duration) -> f64 {
@@ -66,6 +102,7 @@ pub fn result_json<M: Display>(
         "game": game,
         "algorithm": config.algorithm.name(),
         "config": config,
+        "enhancements": config.enhancements(),
         "limits": {
             "depth": limits.depth,
             "nodes": limits.nodes,
@@ -84,21 +121,14 @@ pub fn result_json<M: Display>(
     })
 }
 
-fn describe(config: &SearchConfig) -> String {
-    let mut parts = vec![config.algorithm.name().to_string()];
-    if config.iterative_deepening {
-        parts.push("iterative deepening".into());
+/// The algorithm and its enhancements in a line: `negascout: iterative, tt 64 MiB`.
+pub fn describe(config: &SearchConfig) -> String {
+    let enhancements = config.enhancements();
+    if enhancements.is_empty() {
+        format!("{} (no enhancements)", config.algorithm.name())
+    } else {
+        format!("{}: {}", config.algorithm.name(), enhancements.join(", "))
     }
-    if let Some(a) = config.aspiration {
-        parts.push(format!("aspiration ±{}", a.half_width));
-    }
-    if config.static_ordering {
-        parts.push("static ordering".into());
-    }
-    if let Some(tt) = config.transposition_table {
-        parts.push(format!("TT {} MiB", tt.size_mib));
-    }
-    parts.join(", ")
 }
 
 fn right(v: impl ToString) -> Cell {
@@ -148,36 +178,14 @@ pub fn print_result<M: Display>(
     }
     println!("{summary}");
 
-    let c = &r.stats.total;
-    let mut stats = Table::new();
-    stats.load_preset(UTF8_FULL_CONDENSED);
-    stats.set_header(vec!["statistic", "value"]);
-    let first_rate = c
-        .first_move_cutoff_rate()
-        .map_or("-".to_string(), |x| format!("{:.1}%", 100.0 * x));
     let nps = r
         .stats
         .nodes_per_second()
         .map_or("-".to_string(), |x| format!("{x:.0}"));
-    let mut rows = vec![
-        ("nodes", c.nodes.to_string()),
-        ("interior nodes", c.interior.to_string()),
-        ("leaves", c.leaves.to_string()),
-        ("beta cutoffs", c.beta_cutoffs.to_string()),
-        ("cutoffs on the first move", first_rate),
-        ("re-searches", c.re_searches.to_string()),
-    ];
-    if config.transposition_table.is_some() {
-        rows.push(("TT probes", c.tt_probes.to_string()));
-        rows.push(("TT hits", c.tt_hits.to_string()));
-        rows.push(("TT cutoffs", c.tt_cutoffs.to_string()));
-    }
+    let mut rows = counter_rows(&r.stats.total);
     rows.push(("time (ms)", format!("{:.2}", millis(r.stats.time))));
     rows.push(("nodes per second", nps));
-    for (k, v) in rows {
-        stats.add_row(vec![Cell::new(k), right(v)]);
-    }
-    println!("{stats}");
+    println!("{}", statistics_table(rows));
 
     if r.stats.per_depth.len() > 1 {
         let mut depths = Table::new();

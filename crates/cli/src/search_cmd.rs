@@ -6,9 +6,10 @@ use clap::Args;
 use prune_games::{GameSpec, LineEval, NoisyEval, RandomEval, TicTacToe};
 use prune_othello::{HandEval, Position};
 use prune_search::{
-    Algorithm, Aspiration, Engine, Evaluator, Game, Iteration, SearchConfig, SearchLimits, TtConfig,
+    Algorithm, Engine, Evaluator, FailMode, Game, Iteration, SearchConfig, SearchLimits,
 };
 
+use crate::config_args::ConfigArgs;
 use crate::report::{print_result, result_json};
 use crate::CliError;
 
@@ -28,9 +29,6 @@ pub struct SearchArgs {
     /// `---------------------------OX------XO--------------------------- X`).
     #[arg(long, short, allow_hyphen_values = true)]
     pub position: Option<String>,
-    /// The algorithm: minimax, negamax, alphabeta, alphabeta-hard, scout, negascout, mtdf.
-    #[arg(long, short, default_value = "alphabeta")]
-    pub algorithm: String,
     /// Search this many plies (the default is the game's own depth, if it has one).
     #[arg(long, short, conflicts_with_all = ["time_ms", "nodes"])]
     pub depth: Option<u32>,
@@ -40,44 +38,25 @@ pub struct SearchArgs {
     /// Stop after this many nodes (turns iterative deepening on).
     #[arg(long)]
     pub nodes: Option<u64>,
-    /// Iterative deepening: depth 1, 2, ... up to the limit.
-    #[arg(long, visible_alias = "id")]
-    pub iterative: bool,
-    /// Aspiration windows of this half-width around the previous value (alphabeta, negascout).
-    #[arg(long, value_name = "HALF_WIDTH")]
-    pub aspiration: Option<i32>,
-    /// A transposition table of this many MiB (alphabeta, negascout; mtdf has 16 by default).
-    #[arg(long, value_name = "MIB")]
-    pub tt: Option<usize>,
-    /// Sort moves with the game's static knowledge (its evaluator's move ordering).
-    #[arg(long)]
-    pub static_ordering: bool,
     /// Print one JSON object instead of tables.
     #[arg(long)]
     pub json: bool,
     /// Print each iteration as it completes (tables mode).
     #[arg(long, short)]
     pub verbose: bool,
+    // Last: the options after a flattened struct would go under its help heading.
+    /// The algorithm and its enhancements.
+    #[command(flatten)]
+    pub config_args: ConfigArgs,
 }
 
 impl SearchArgs {
+    /// The configuration: `--preset` and the switches, on alpha-beta by default; a time or
+    /// node limit turns iterative deepening on.
     fn config(&self) -> Result<SearchConfig, CliError> {
-        let algorithm: Algorithm = self
-            .algorithm
-            .parse()
-            .map_err(|e| CliError::Usage(format!("--algorithm: {e}")))?;
-        let mut config = SearchConfig::new(algorithm);
-        config.iterative_deepening =
-            self.iterative || self.time_ms.is_some() || self.nodes.is_some();
-        config.aspiration = self.aspiration.map(|half_width| Aspiration { half_width });
-        config.static_ordering = self.static_ordering;
-        if let Some(size_mib) = self.tt {
-            config.transposition_table = Some(TtConfig { size_mib });
-        }
-        config
-            .validate()
-            .map_err(|e| CliError::Usage(format!("invalid configuration: {e}")))?;
-        Ok(config)
+        let limited = self.time_ms.is_some() || self.nodes.is_some();
+        self.config_args
+            .build(Algorithm::AlphaBeta(FailMode::Soft), limited)
     }
 
     fn limits(&self, natural_depth: Option<u32>) -> Result<SearchLimits, CliError> {

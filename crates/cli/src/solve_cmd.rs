@@ -8,11 +8,16 @@ use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Color, Tabl
 use indicatif::{ProgressBar, ProgressStyle};
 use prune_othello::{builtin_suite, parse_obf_numbered, ObfEntry, BUILTIN_SUITES};
 use prune_othello::{Move, SolveOptions, SolveResult, SolveWindow, Solver, SolverKind};
+use prune_search::{Algorithm, Counters};
 use serde_json::{json, Value};
 
+use crate::config_args::ConfigArgs;
 use crate::positions::{parse_selection, Selection};
-use crate::report::counters_json;
+use crate::report::{counter_rows, counters_json, describe, statistics_table};
 use crate::CliError;
+
+/// The transposition table's size when `--tt` is not given, in MiB.
+const DEFAULT_TT_MIB: usize = 64;
 
 /// Options of `prune solve`.
 #[derive(Args, Debug)]
@@ -28,16 +33,19 @@ pub struct SolveArgs {
     /// or `40,42,50-52`. All of them by default.
     #[arg(long, value_name = "LIST", visible_alias = "positions")]
     pub only: Option<String>,
-    /// `fast`: the specialised Othello solver; `generic`: the library's NegaScout with a
-    /// transposition table and static ordering (the reference, slower).
-    #[arg(long, default_value = "fast", value_parser = parse_engine)]
-    pub engine: SolverKind,
-    /// The transposition table's size in MiB.
-    #[arg(long, value_name = "MIB", default_value_t = 64)]
-    pub tt: usize,
+    /// `fast`: the specialised Othello solver; `generic`: the library's search, by default
+    /// NegaScout with a transposition table and endgame ordering (the reference, slower)
+    /// [default: fast, or generic when the search is configured].
+    #[arg(long, value_parser = parse_engine)]
+    pub engine: Option<SolverKind>,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
+    // Last: the options after a flattened struct would go under its help heading.
+    /// The generic engine's configuration (`--tt` also sizes the fast solver's table, 64 MiB
+    /// by default).
+    #[command(flatten)]
+    pub config_args: ConfigArgs,
 }
 
 fn parse_engine(text: &str) -> Result<SolverKind, String> {
@@ -47,6 +55,37 @@ fn parse_engine(text: &str) -> Result<SolverKind, String> {
         _ => Err(format!(
             "'{text}' is not a solver (expected fast or generic)"
         )),
+    }
+}
+
+impl SolveArgs {
+    /// The solver's options: the engine (generic if the search is configured), the table
+    /// size, and the generic engine's configuration if any option beyond `--tt` sets it.
+    fn options(&self) -> Result<SolveOptions, CliError> {
+        let search_option = self.config_args.first_search_option();
+        let kind = match (self.engine, &search_option) {
+            (Some(SolverKind::Fast), Some(option)) => {
+                return Err(CliError::Usage(format!(
+                    "{option}: --preset, --algorithm and the ordering switches configure the \
+                     generic engine; drop --engine fast"
+                )))
+            }
+            (Some(kind), _) => kind,
+            (None, Some(_)) => SolverKind::Generic,
+            (None, None) => SolverKind::Fast,
+        };
+        let search = match (kind, search_option) {
+            (SolverKind::Generic, Some(_)) => {
+                Some(self.config_args.build(Algorithm::NegaScout, false)?)
+            }
+            _ => None,
+        };
+        Ok(SolveOptions {
+            window: self.window,
+            tt_mib: self.config_args.tt_mb.unwrap_or(DEFAULT_TT_MIB),
+            kind,
+            search,
+        })
     }
 }
 
@@ -246,12 +285,16 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
             parse_selection(text).map_err(|e| CliError::Usage(format!("--only: {e}")))?;
         select(&mut source, &selection)?;
     }
-    let options = SolveOptions {
-        window: args.window,
-        tt_mib: args.tt,
-        kind: args.engine,
-    };
-    let mut solver = Solver::new(options).map_err(|e| CliError::Usage(format!("--tt: {e}")))?;
+    let options = args.options()?;
+    // A configuration given was validated already: what fails now is the table size of the
+    // default configuration, or the aspiration window a win/draw/loss solve adds.
+    let mut solver = Solver::new(options).map_err(|e| {
+        CliError::Usage(if options.search.is_some() {
+            format!("--window wdl searches with an aspiration window around the draw: {e}")
+        } else {
+            format!("--tt: {e}")
+        })
+    })?;
 
     let bar = ProgressBar::new(source.problems.len() as u64);
     bar.set_style(
@@ -320,14 +363,17 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
     }
 }
 
-/// The totals over all rows: nodes and time.
-fn totals(rows: &[Row]) -> (u64, Duration) {
-    rows.iter().fold((0, Duration::ZERO), |(n, t), r| {
-        (n + r.result.stats.total.nodes, t + r.result.stats.time)
-    })
+/// The totals over all rows: counters and time.
+fn totals(rows: &[Row]) -> (Counters, Duration) {
+    rows.iter()
+        .fold((Counters::default(), Duration::ZERO), |(mut c, t), r| {
+            c += r.result.stats.total;
+            (c, t + r.result.stats.time)
+        })
 }
 
 fn solve_json(source: &Source, options: &SolveOptions, rows: &[Row]) -> Value {
+    let config = (options.kind == SolverKind::Generic).then(|| Solver::config(options));
     let positions: Vec<Value> = rows
         .iter()
         .map(|row| {
@@ -350,7 +396,8 @@ fn solve_json(source: &Source, options: &SolveOptions, rows: &[Row]) -> Value {
             })
         })
         .collect();
-    let (nodes, time) = totals(rows);
+    let (total, time) = totals(rows);
+    let nodes = total.nodes;
     let count = |v: Verdict| rows.iter().filter(|r| r.verdict == v).count();
     json!({
         "source": source.name,
@@ -358,7 +405,8 @@ fn solve_json(source: &Source, options: &SolveOptions, rows: &[Row]) -> Value {
         "window": options.window.name(),
         "engine": options.kind.name(),
         "tt_mib": options.tt_mib,
-        "config": (options.kind == SolverKind::Generic).then(|| Solver::config(options)),
+        "config": config,
+        "enhancements": config.map(|c| c.enhancements()),
         "positions": positions,
         "totals": {
             "positions": rows.len(),
@@ -368,6 +416,7 @@ fn solve_json(source: &Source, options: &SolveOptions, rows: &[Row]) -> Value {
             "nodes": nodes,
             "time_ms": seconds(time) * 1000.0,
             "nodes_per_second": rate(nodes, time),
+            "stats": counters_json(&total),
         },
     })
 }
@@ -409,7 +458,8 @@ fn print_table(source: &Source, options: &SolveOptions, rows: &[Row]) {
             right(nps(r.stats.total.nodes, r.stats.time)),
         ]);
     }
-    let (nodes, time) = totals(rows);
+    let (total, time) = totals(rows);
+    let nodes = total.nodes;
     let checked = rows
         .iter()
         .filter(|r| r.verdict != Verdict::Unchecked)
@@ -434,14 +484,15 @@ fn print_table(source: &Source, options: &SolveOptions, rows: &[Row]) {
         SolveWindow::WinDrawLoss => "win/draw/loss (+1/0/-1)",
     };
     let engine = match options.kind {
-        SolverKind::Fast => "fast endgame solver (PVS, fastest-first, parity)",
-        SolverKind::Generic => "generic negascout + endgame ordering",
+        SolverKind::Fast => format!(
+            "fast endgame solver (PVS, fastest-first, parity), TT {} MiB",
+            options.tt_mib
+        ),
+        SolverKind::Generic => format!("generic {}", describe(&Solver::config(options))),
     };
-    println!(
-        "{}: {window}, {engine}, TT {} MiB",
-        source.name, options.tt_mib
-    );
+    println!("{}: {window}, {engine}", source.name);
     println!("{table}");
+    println!("{}", statistics_table(counter_rows(&total)));
 }
 
 #[cfg(test)]
