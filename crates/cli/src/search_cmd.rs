@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use clap::Args;
 use prune_games::{GameSpec, LineEval, NoisyEval, RandomEval, TicTacToe};
-use prune_othello::{HandEval, Position};
+use prune_othello::{HandEval, Ordered, Position, StaticOrdering};
 use prune_search::{
     Algorithm, Engine, Evaluator, FailMode, Game, Iteration, SearchConfig, SearchLimits,
 };
@@ -38,6 +38,11 @@ pub struct SearchArgs {
     /// Stop after this many nodes (turns iterative deepening on).
     #[arg(long)]
     pub nodes: Option<u64>,
+    /// Othello's static move ordering (with `--static-ordering`): `square` (square values),
+    /// `mobility` (fastest first: fewest replies first) or `eval` (the evaluation of the
+    /// position after the move).
+    #[arg(long, value_name = "square|mobility|eval", default_value = "mobility")]
+    pub othello_ordering: String,
     /// Print one JSON object instead of tables.
     #[arg(long)]
     pub json: bool,
@@ -93,7 +98,15 @@ pub fn run(args: &SearchArgs) -> Result<(), CliError> {
                 .map_err(|e| CliError::Usage(format!("--position: {e}")))?,
             None => Position::START,
         };
-        return run_game(args, &position, &HandEval, config, OTHELLO_DEPTH);
+        let ordering: StaticOrdering = args
+            .othello_ordering
+            .parse()
+            .map_err(|e| CliError::Usage(format!("--othello-ordering: {e}")))?;
+        let eval = Ordered {
+            eval: HandEval,
+            ordering,
+        };
+        return run_game(args, &position, &eval, config, OTHELLO_DEPTH);
     }
     let spec: GameSpec = args
         .game

@@ -32,6 +32,7 @@ pub enum Algorithm {
     Scout,
     /// Reinefeld's NegaScout / principal variation search: a full window for the first move,
     /// null windows for the rest, re-searched when they fail high.
+    #[serde(rename = "negascout")]
     NegaScout,
     /// MTD(f): a sequence of null-window alpha-beta searches with memory converging on the value.
     #[serde(rename = "mtdf")]
