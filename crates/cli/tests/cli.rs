@@ -320,14 +320,24 @@ fn presets_are_listed_as_a_table_and_as_json() {
     let plain = presets.iter().find(|p| p["name"] == "plain").unwrap();
     assert_eq!(plain["enhancements"], serde_json::json!([]));
     let full = presets.iter().find(|p| p["name"] == "full").unwrap();
-    assert_eq!(full["config"]["killers"]["slots"], 2);
-    assert_eq!(full["config"]["history"], true);
+    assert_eq!(full["config"]["static_ordering"], true);
+    assert_eq!(full["config"]["refutation"], true);
+    assert!(full["config"]["transposition_table"]["size_mib"].is_number());
 }
 
 #[test]
 fn a_preset_and_switches_configure_the_search() {
     let v = json(&[
-        "search", "--game", "othello", "--depth", "4", "--preset", "full", "--json",
+        "search",
+        "--game",
+        "othello",
+        "--depth",
+        "4",
+        "--preset",
+        "full",
+        "--killers",
+        "2",
+        "--json",
     ]);
     assert_eq!(v["config"]["killers"]["slots"], 2, "{v}");
     assert_eq!(v["config"]["iterative_deepening"], true);
