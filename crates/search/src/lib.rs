@@ -1,7 +1,10 @@
 //! # prune-search
 //!
 //! Game-agnostic game-tree search: every member of the alpha-beta family, selectable at run
-//! time through a [`SearchConfig`], with statistics as numbers. The crate does no I/O: it never
+//! time through a [`SearchConfig`], with statistics as numbers. Move ordering — the table's
+//! move, killers (N-slot or staged), history, the refutation table, shallow-search ordering and
+//! the game's static knowledge — goes through one staged [`MovePicker`]; [`PRESETS`] names the
+//! usual combinations. The crate does no I/O: it never
 //! prints and never reads files; it reports through return values and a [`SearchObserver`].
 //!
 //! ```
