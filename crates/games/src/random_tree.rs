@@ -104,6 +104,10 @@ impl Game for RandomNode {
     fn hash(&self) -> u64 {
         mix(self.id, u64::from(self.ply))
     }
+
+    fn is_legal(&self, i: u32) -> bool {
+        i < self.width()
+    }
 }
 
 /// A seeded heuristic for interior random-tree nodes, in the leaves' range.

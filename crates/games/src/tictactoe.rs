@@ -118,6 +118,16 @@ impl Game for TicTacToe {
     fn hash(&self) -> u64 {
         crate::mix(u64::from(self.mover) | u64::from(self.other) << 9, 0x7717)
     }
+
+    fn is_legal(&self, cell: Cell) -> bool {
+        cell.0 < 9 && (self.mover | self.other) & (1 << cell.0) == 0 && self.outcome().is_none()
+    }
+
+    const MOVE_INDICES: usize = 9;
+
+    fn move_index(cell: Cell) -> Option<usize> {
+        (cell.0 < 9).then_some(usize::from(cell.0))
+    }
 }
 
 /// Three rows of `X`, `O` and `.`, rank 1 on top.

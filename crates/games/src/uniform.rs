@@ -217,6 +217,10 @@ impl Game for UniformNode {
     fn hash(&self) -> u64 {
         self.id
     }
+
+    fn is_legal(&self, i: u32) -> bool {
+        self.ply < self.tree.depth && i < self.tree.width
+    }
 }
 
 /// An evaluation of interior nodes of synthetic trees: the node's true value blurred by

@@ -83,7 +83,8 @@ pub fn square_value(mv: Move) -> i32 {
 
 impl StaticOrdering {
     /// Sorts `moves` (legal moves of `board`) best first. Stable: equal moves keep their
-    /// order.
+    /// order. [`StaticOrdering::Evaluation`] needs an evaluation and leaves `moves` as they
+    /// are here; [`Ordered`] applies it.
     pub fn sort(self, board: &Board, moves: &mut [Move]) {
         if moves.len() < 2 {
             return;
