@@ -1,6 +1,7 @@
 //! `prune`: search, solve and compare game-tree search algorithms from the command line.
 
 mod config_args;
+mod lab_cmd;
 mod perft_cmd;
 mod positions;
 mod presets_cmd;
@@ -34,6 +35,9 @@ enum Command {
     /// List the presets of `--preset`: named sets of enhancements, from the bare algorithm to
     /// the best combination measured.
     Presets(presets_cmd::PresetsArgs),
+    /// Run an experiment of the lab (`prune lab list` names them) and write its report:
+    /// Markdown with tables and plots, CSV, JSON and SVG.
+    Lab(lab_cmd::LabArgs),
 }
 
 /// An error for the user: printed as `error: ...`, exit status 2 for bad input, 1 otherwise.
@@ -52,6 +56,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve_cmd::run(&args),
         Command::Perft(args) => perft_cmd::run(&args),
         Command::Presets(args) => presets_cmd::run(&args),
+        Command::Lab(args) => lab_cmd::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

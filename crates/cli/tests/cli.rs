@@ -510,3 +510,80 @@ fn solve_with_a_preset_uses_the_generic_engine_and_its_configuration() {
     assert_eq!(v["positions"][0]["correct"], true, "{v}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn lab_lists_its_experiments() {
+    let o = prune(&["lab", "list"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for name in ["nodes", "killers", "ablation", "minimal-tree", "algorithms"] {
+        assert!(stdout(&o).contains(name), "{name}");
+    }
+    let list = json(&["lab", "list", "--json"]);
+    assert_eq!(list.as_array().unwrap().len(), 5);
+    assert_eq!(list[0]["name"], "nodes");
+}
+
+#[test]
+fn lab_writes_a_report_folder() {
+    let dir = std::env::temp_dir().join(format!("prune-cli-lab-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.to_str().unwrap();
+    let o = prune(&[
+        "lab",
+        "minimal-tree",
+        "--width",
+        "3",
+        "--depths",
+        "2-4",
+        "--trees",
+        "2",
+        "--jobs",
+        "2",
+        "--out",
+        out,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("report.md"), "{}", stdout(&o));
+    for file in ["report.md", "report.json", "minimal-tree.csv"] {
+        assert!(dir.join(file).is_file(), "{file}");
+    }
+    let svgs = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "svg")
+        })
+        .count();
+    assert!(svgs >= 1);
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    assert_eq!(report["settings"]["width"], "3");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn lab_refuses_bad_options() {
+    assert_usage_errors(&[
+        (&["lab", "nodez"], "unknown experiment 'nodez'"),
+        (
+            &["lab", "nodes", "--width", "4"],
+            "--width does not apply to experiment nodes",
+        ),
+        (&["lab", "nodes", "--depths", "9-3"], "runs backwards"),
+        (&["lab", "nodes", "--depths", "two"], "--depths 'two'"),
+        (
+            &["lab", "ablation", "--positions", "/no/such.obf"],
+            "/no/such.obf",
+        ),
+        (
+            &["lab", "nodes", "--preset", "warp"],
+            "unknown preset 'warp'",
+        ),
+        (&["lab", "killers", "--jobs", "0"], "--jobs"),
+        (&["lab", "killers", "--json"], "prune lab list"),
+        (&["lab", "minimal-tree", "--width", "1"], "--width 1"),
+    ]);
+}

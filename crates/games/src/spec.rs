@@ -11,7 +11,7 @@ use crate::{ChildOrder, RandomTree, UniformTree};
 pub enum GameSpec {
     /// `tictactoe`
     TicTacToe,
-    /// `uniform:width=W,depth=D,order=perfect|worst|random,seed=S`
+    /// `uniform:width=W,depth=D,order=perfect|worst|random|NN%,seed=S`
     Uniform(UniformTree),
     /// `random:seed=S,width=W,depth=D,range=R,states=N` (all keys optional)
     Random(RandomTree),

@@ -7,7 +7,8 @@
 //! * [`ChildOrder::Perfect`] and [`ChildOrder::Random`]: from each node's own negamax value. A
 //!   node of value `v` gives its best child the value `-v` (so the best move reaches exactly
 //!   `v`) and every other child a value `-v + d` with `d >= 1` (strictly worse for the side to
-//!   move); the best child comes first (perfect) or at a random place (random). A leaf's value
+//!   move); the best child comes first (perfect), at a random place (random), or first with a
+//!   given probability and else at a random place ([`ChildOrder::BestFirst`]). A leaf's value
 //!   is its node value. This draws the same kind of tree as "random leaves, then sort the
 //!   children".
 //! * [`ChildOrder::Worst`]: from nested intervals. A node owns an interval of values (from its
@@ -36,6 +37,9 @@ pub enum ChildOrder {
     Worst,
     /// Best child anywhere.
     Random,
+    /// Best child first with probability `percent`% (at most 100), else anywhere: ordering
+    /// between perfect (100) and random (0), written `75%`.
+    BestFirst(u8),
 }
 
 impl FromStr for ChildOrder {
@@ -45,20 +49,25 @@ impl FromStr for ChildOrder {
             "perfect" | "best" => Ok(ChildOrder::Perfect),
             "worst" => Ok(ChildOrder::Worst),
             "random" => Ok(ChildOrder::Random),
-            _ => Err(format!(
-                "unknown order '{s}' (expected perfect, worst or random)"
-            )),
+            _ => match s.strip_suffix('%').map(str::parse::<u8>) {
+                Some(Ok(p)) if p <= 100 => Ok(ChildOrder::BestFirst(p)),
+                _ => Err(format!(
+                    "unknown order '{s}' (expected perfect, worst, random or a percentage \
+                     such as 75%: how often the best child comes first)"
+                )),
+            },
         }
     }
 }
 
 impl fmt::Display for ChildOrder {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            ChildOrder::Perfect => "perfect",
-            ChildOrder::Worst => "worst",
-            ChildOrder::Random => "random",
-        })
+        match self {
+            ChildOrder::Perfect => f.write_str("perfect"),
+            ChildOrder::Worst => f.write_str("worst"),
+            ChildOrder::Random => f.write_str("random"),
+            ChildOrder::BestFirst(p) => write!(f, "{p}%"),
+        }
     }
 }
 
@@ -168,6 +177,13 @@ impl UniformNode {
             ChildOrder::Perfect => 0,
             ChildOrder::Worst => w - 1,
             ChildOrder::Random => (mix(self.id, 0xB35) % u64::from(w)) as u32,
+            ChildOrder::BestFirst(p) => {
+                if draw(mix(self.id, 0xF125), 0, 99) < i32::from(p) {
+                    0
+                } else {
+                    (mix(self.id, 0xB35) % u64::from(w)) as u32
+                }
+            }
         }
     }
 
@@ -262,7 +278,12 @@ mod tests {
 
     #[test]
     fn node_values_are_the_negamax_values() {
-        for order in [ChildOrder::Perfect, ChildOrder::Worst, ChildOrder::Random] {
+        for order in [
+            ChildOrder::Perfect,
+            ChildOrder::Worst,
+            ChildOrder::Random,
+            ChildOrder::BestFirst(60),
+        ] {
             for seed in 0..20 {
                 let tree = UniformTree {
                     width: 3,
@@ -296,6 +317,45 @@ mod tests {
         assert!(perfect[1..].iter().all(|&v| v < perfect[0]), "{perfect:?}");
         let worst = child_values(tree(ChildOrder::Worst));
         assert!(worst.windows(2).all(|p| p[0] < p[1]), "{worst:?}");
+        assert_eq!(child_values(tree(ChildOrder::BestFirst(100))), perfect);
+    }
+
+    /// How often the best child of a node comes first, over many nodes.
+    fn best_first_share(order: ChildOrder) -> f64 {
+        let tree = UniformTree {
+            width: 5,
+            depth: 6,
+            order,
+            seed: 3,
+        };
+        let mut first = 0;
+        let mut nodes = 0;
+        let mut node = tree.root();
+        for step in 0..2000u32 {
+            first += u32::from(node.best_index() == 0);
+            nodes += 1;
+            node = if node.ply + 1 < tree.depth {
+                node.play(step % 5)
+            } else {
+                tree.root().play(step % 5).play((step / 5) % 5)
+            };
+        }
+        f64::from(first) / f64::from(nodes)
+    }
+
+    #[test]
+    fn best_first_percentages_order_between_perfect_and_random() {
+        assert_eq!(best_first_share(ChildOrder::Perfect), 1.0);
+        assert_eq!(best_first_share(ChildOrder::BestFirst(100)), 1.0);
+        // 75% first, plus a fifth of the other 25% placed first at random: about 80%.
+        let p75 = best_first_share(ChildOrder::BestFirst(75));
+        assert!((0.74..0.86).contains(&p75), "{p75}");
+        // 0%: the best child's place is uniform over 5 places.
+        let p0 = best_first_share(ChildOrder::BestFirst(0));
+        assert!((0.14..0.26).contains(&p0), "{p0}");
+        assert_eq!("75%".parse::<ChildOrder>(), Ok(ChildOrder::BestFirst(75)));
+        assert_eq!(ChildOrder::BestFirst(75).to_string(), "75%");
+        assert!("101%".parse::<ChildOrder>().is_err());
     }
 
     #[test]

@@ -1,0 +1,218 @@
+//! `prune lab`: run an experiment of the lab and write its report folder.
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use prune_lab::{load_positions, run_experiment, LabOptions, Progress, EXPERIMENTS};
+
+use crate::CliError;
+
+/// Arguments of `prune lab`.
+#[derive(Args, Debug)]
+pub struct LabArgs {
+    /// The experiment to run (see `prune lab list`), or `list` to name them.
+    pub experiment: String,
+    /// The report folder (default: lab-results/EXPERIMENT). Existing files of the same names
+    /// are replaced.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// The positions: an OBF file or a built-in suite (ffo-40-59).
+    #[arg(long)]
+    pub positions: Option<String>,
+    /// The depths, as `A-B` or one depth `D`.
+    #[arg(long)]
+    pub depths: Option<String>,
+    /// The presets to run, comma-separated (see `prune presets`).
+    #[arg(long, value_delimiter = ',')]
+    pub preset: Vec<String>,
+    /// Searches (or games) run at once [default: the number of cores]. Node counts do not
+    /// depend on it.
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// killers: games per configuration (one per opening).
+    #[arg(long)]
+    pub games: Option<usize>,
+    /// killers: the killer slot counts, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    pub slots: Option<Vec<usize>>,
+    /// minimal-tree: children per node.
+    #[arg(long)]
+    pub width: Option<u32>,
+    /// minimal-tree: trees (seeds) per cell.
+    #[arg(long)]
+    pub trees: Option<u32>,
+    /// `list` only: print the experiments as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Reads `A-B` or `D`.
+fn parse_depths(text: &str) -> Result<std::ops::RangeInclusive<u32>, CliError> {
+    let bad = || {
+        CliError::Usage(format!(
+            "--depths '{text}': expected a depth such as 8 or a range such as 2-10"
+        ))
+    };
+    let number = |s: &str| s.trim().parse::<u32>().map_err(|_| bad());
+    let range = match text.split_once('-') {
+        Some((a, b)) => number(a)?..=number(b)?,
+        None => {
+            let d = number(text)?;
+            d..=d
+        }
+    };
+    if range.is_empty() {
+        return Err(CliError::Usage(format!(
+            "--depths '{text}': the range runs backwards"
+        )));
+    }
+    Ok(range)
+}
+
+/// A progress bar on standard error (hidden when it is not a terminal).
+struct Bar {
+    bar: Mutex<Option<ProgressBar>>,
+    quiet: bool,
+}
+
+impl Progress for Bar {
+    fn start(&self, what: &str, total: u64) {
+        let mut slot = self.bar.lock().expect("progress lock");
+        if let Some(old) = slot.take() {
+            old.finish_and_clear();
+        }
+        if self.quiet {
+            return;
+        }
+        let bar = ProgressBar::new(total);
+        bar.set_style(
+            ProgressStyle::with_template(&format!(
+                "{{spinner}} [{{elapsed_precise}}] {{bar:30}} {{pos}}/{{len}} {what} (eta \
+                 {{eta}}) {{msg}}"
+            ))
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar.enable_steady_tick(Duration::from_millis(200));
+        *slot = Some(bar);
+    }
+
+    fn advance(&self, label: &str) {
+        if let Some(bar) = &*self.bar.lock().expect("progress lock") {
+            bar.set_message(label.to_string());
+            bar.inc(1);
+        }
+    }
+}
+
+/// Runs `prune lab`.
+pub fn run(args: &LabArgs) -> Result<(), CliError> {
+    if args.experiment == "list" {
+        return list(args.json);
+    }
+    if args.json {
+        return Err(CliError::Usage(
+            "--json applies to `prune lab list`; an experiment writes report.json in its \
+             folder"
+                .into(),
+        ));
+    }
+    let jobs = match args.jobs {
+        Some(0) => return Err(CliError::Usage("--jobs must be at least 1".into())),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let options = LabOptions {
+        positions: args
+            .positions
+            .as_deref()
+            .map(load_positions)
+            .transpose()
+            .map_err(|e| CliError::Usage(e.to_string()))?,
+        depths: args.depths.as_deref().map(parse_depths).transpose()?,
+        presets: args.preset.clone(),
+        jobs,
+        games: args.games,
+        slots: args.slots.clone(),
+        width: args.width,
+        trees: args.trees,
+    };
+    let progress = Bar {
+        bar: Mutex::new(None),
+        quiet: args.quiet,
+    };
+    let start = Instant::now();
+    let report = run_experiment(&args.experiment, &options, &progress).map_err(|e| match e {
+        prune_lab::LabError::Usage(msg) => CliError::Usage(msg),
+        other => CliError::Failure(other.to_string()),
+    })?;
+    if let Some(bar) = progress.bar.lock().expect("progress lock").take() {
+        bar.finish_and_clear();
+    }
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("lab-results").join(&args.experiment));
+    let files = report
+        .write(&out)
+        .map_err(|e| CliError::Failure(e.to_string()))?;
+    println!("{} ({:.1} s)", report.title, start.elapsed().as_secs_f64());
+    for finding in &report.findings {
+        println!("- {finding}");
+    }
+    println!(
+        "Report: {} ({} files)",
+        out.join("report.md").display(),
+        files.len()
+    );
+    Ok(())
+}
+
+/// `prune lab list`.
+fn list(json: bool) -> Result<(), CliError> {
+    if json {
+        let list: Vec<_> = EXPERIMENTS
+            .iter()
+            .map(|e| {
+                serde_json::json!({
+                    "name": e.name,
+                    "reproduces": e.reproduces,
+                    "defaults": e.defaults,
+                    "options": e.options,
+                })
+            })
+            .collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&list).expect("a list serialises")
+        );
+        return Ok(());
+    }
+    for e in EXPERIMENTS {
+        println!("{}", e.name);
+        println!("    {}", e.reproduces);
+        println!("    defaults: {}", e.defaults);
+        let options: Vec<String> = e.options.iter().map(|o| format!("--{o}")).collect();
+        println!("    options: {}, --out, --jobs\n", options.join(", "));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn depth_ranges() {
+        assert_eq!(parse_depths("2-10").unwrap(), 2..=10);
+        assert_eq!(parse_depths("8").unwrap(), 8..=8);
+        assert!(parse_depths("10-2").is_err());
+        assert!(parse_depths("x").is_err());
+        assert!(parse_depths("2-").is_err());
+    }
+}

@@ -1,0 +1,280 @@
+//! The experiments ([`EXPERIMENTS`]) and what they share: searching an Othello position with a
+//! configuration, reading presets and depths, checking options.
+
+mod ablation;
+mod algorithms;
+mod killers;
+mod minimal_tree;
+mod nodes;
+
+use std::ops::RangeInclusive;
+use std::time::Duration;
+
+use prune_othello::{HandEval, Ordered, Position, StaticOrdering};
+use prune_search::{
+    Algorithm, Counters, Engine, Evaluator, FailMode, Game, Preset, Score, SearchConfig,
+    SearchLimits,
+};
+
+use crate::{LabError, LabOptions, Progress, Report};
+
+/// An experiment of the lab: its name, what it reproduces, and what it accepts.
+#[derive(Clone, Copy, Debug)]
+pub struct ExperimentInfo {
+    /// The name on the command line (`prune lab NAME`).
+    pub name: &'static str,
+    /// What it measures and reproduces, in a sentence or two.
+    pub reproduces: &'static str,
+    /// Its default settings, in words.
+    pub defaults: &'static str,
+    /// The options it takes beyond `--out` and `--jobs` (names of the command line's flags).
+    pub options: &'static [&'static str],
+    run: fn(&LabOptions, &dyn Progress) -> Result<Report, LabError>,
+}
+
+/// Every experiment, in the order of `prune lab list`.
+pub const EXPERIMENTS: &[ExperimentInfo] = &[
+    ExperimentInfo {
+        name: "nodes",
+        reproduces: "Nodes searched by nega-alpha, Scout and NegaScout at fixed depths on the FFO \
+                     #40-#59 positions, one block per position (rows = algorithm, columns = \
+                     depth), with the plain and the full preset; nodes against depth on a log \
+                     scale.",
+        defaults: "FFO #40-#59, depths 2-10, presets plain and full",
+        options: &["positions", "depths", "preset"],
+        run: nodes::run,
+    },
+    ExperimentInfo {
+        name: "killers",
+        reproduces: "The killer-slot experiment: complete self-play games where both sides \
+                     search with nega-alpha plus N killer slots (one list per remaining depth), \
+                     against plain nega-alpha; nodes and time per game and the share saved.",
+        defaults: "depth 6, N = 1, 2, 4, ..., 128, 32 games (openings), base preset plain",
+        options: &["depths", "preset", "games", "slots"],
+        run: killers::run,
+    },
+    ExperimentInfo {
+        name: "ablation",
+        reproduces: "Each enhancement alone and the cumulative stack (static ordering, \
+                     transposition table, history, killers, refutation table, aspiration, null \
+                     window, shallow-search ordering, MTD(f)): nodes and time relative to plain \
+                     alpha-beta.",
+        defaults: "FFO #40-#59, depth 8",
+        options: &["positions", "depths"],
+        run: ablation::run,
+    },
+    ExperimentInfo {
+        name: "minimal-tree",
+        reproduces: "Leaves evaluated on uniform trees against the Knuth-Moore minimal tree \
+                     w^ceil(d/2) + w^floor(d/2) - 1 as move ordering degrades from perfect to \
+                     random to worst, for alpha-beta, NegaScout and MTD(f).",
+        defaults: "width 5, depths 2-8, 20 trees per cell, preset plain",
+        options: &["depths", "preset", "width", "trees"],
+        run: minimal_tree::run,
+    },
+    ExperimentInfo {
+        name: "algorithms",
+        reproduces: "Every algorithm side by side on a position file at fixed depth: nodes, \
+                     time, effective branching factor and the share of cutoffs on the first \
+                     move.",
+        defaults: "FFO #40-#59, depth 6, preset plain",
+        options: &["positions", "depths", "preset"],
+        run: algorithms::run,
+    },
+];
+
+/// Runs the experiment called `name` with `options`, reporting progress to `progress`.
+pub fn run_experiment(
+    name: &str,
+    options: &LabOptions,
+    progress: &dyn Progress,
+) -> Result<Report, LabError> {
+    let info = EXPERIMENTS.iter().find(|e| e.name == name).ok_or_else(|| {
+        let names: Vec<_> = EXPERIMENTS.iter().map(|e| e.name).collect();
+        LabError::Usage(format!(
+            "unknown experiment '{name}' (expected one of: {})",
+            names.join(", ")
+        ))
+    })?;
+    check_options(info, options)?;
+    (info.run)(options, progress)
+}
+
+/// Refuses the options the experiment does not use, naming them.
+fn check_options(info: &ExperimentInfo, o: &LabOptions) -> Result<(), LabError> {
+    let given = [
+        ("positions", o.positions.is_some()),
+        ("depths", o.depths.is_some()),
+        ("preset", !o.presets.is_empty()),
+        ("games", o.games.is_some()),
+        ("slots", o.slots.is_some()),
+        ("width", o.width.is_some()),
+        ("trees", o.trees.is_some()),
+    ];
+    for (name, is_given) in given {
+        if is_given && !info.options.contains(&name) {
+            let takes: Vec<String> = info.options.iter().map(|o| format!("--{o}")).collect();
+            return Err(LabError::Usage(format!(
+                "--{name} does not apply to experiment {} (it takes {}, --out and --jobs)",
+                info.name,
+                takes.join(", ")
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The depths to run: the options' or the default, within `1..=max`.
+fn depths(
+    options: &LabOptions,
+    default: RangeInclusive<u32>,
+    max: u32,
+) -> Result<Vec<u32>, LabError> {
+    let range = options.depths.clone().unwrap_or(default);
+    if *range.start() == 0 || *range.end() > max || range.is_empty() {
+        return Err(LabError::Usage(format!(
+            "--depths {}-{}: depths must run from 1 up to at most {max} here",
+            range.start(),
+            range.end()
+        )));
+    }
+    Ok(range.collect())
+}
+
+/// The presets to run: the options' or the default names, each checked.
+fn presets(options: &LabOptions, default: &[&str]) -> Result<Vec<&'static Preset>, LabError> {
+    let names: Vec<&str> = if options.presets.is_empty() {
+        default.to_vec()
+    } else {
+        options.presets.iter().map(String::as_str).collect()
+    };
+    names
+        .iter()
+        .map(|n| Preset::find(n).map_err(|e| LabError::Usage(format!("--preset: {e}"))))
+        .collect()
+}
+
+/// Nega-alpha (fail-soft alpha-beta), the baseline of the classic experiments.
+const NEGA_ALPHA: Algorithm = Algorithm::AlphaBeta(FailMode::Soft);
+
+/// The evaluation of the Othello experiments: the hand-made evaluation with the default static
+/// ordering (mobility), which only configurations with static ordering use.
+fn othello_eval() -> Ordered<HandEval> {
+    Ordered {
+        eval: HandEval,
+        ordering: StaticOrdering::default(),
+    }
+}
+
+/// What one search cost and found.
+#[derive(Clone, Debug, PartialEq)]
+struct Run {
+    counters: Counters,
+    time: Duration,
+    score: Score,
+    best_move: Option<String>,
+}
+
+/// Searches `game` to `depth` with a fresh engine for `config`.
+fn search<G: Game, E: Evaluator<G>>(game: &G, eval: &E, config: &SearchConfig, depth: u32) -> Run
+where
+    G::Move: std::fmt::Display,
+{
+    let mut engine = Engine::<G>::new(*config).expect("lab configurations are validated");
+    let result = engine
+        .search(game, eval, &SearchLimits::depth(depth))
+        .expect("a depth limit suits every configuration");
+    Run {
+        counters: result.stats.total,
+        time: result.stats.time,
+        score: result.score,
+        best_move: result.best_move.map(|m| m.to_string()),
+    }
+}
+
+/// Searches an Othello position.
+fn search_othello(position: &Position, config: &SearchConfig, depth: u32) -> Run {
+    search(position, &othello_eval(), config, depth)
+}
+
+/// The effective branching factor `b` of a search of `nodes` nodes to `depth`: the solution of
+/// `1 + b + b^2 + ... + b^depth = nodes` (the uniform tree of that size).
+fn effective_branching(nodes: f64, depth: u32) -> Option<f64> {
+    if depth == 0 || nodes < 1.0 {
+        return None;
+    }
+    let size = |b: f64| (0..=depth).map(|k| b.powi(k as i32)).sum::<f64>();
+    let (mut lo, mut hi) = (0.0f64, nodes.max(2.0));
+    for _ in 0..200 {
+        let mid = (lo + hi) / 2.0;
+        if size(mid) < nodes {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some((lo + hi) / 2.0)
+}
+
+/// A setting line for the report: the positions used.
+fn positions_setting(set: &crate::PositionSet) -> (String, String) {
+    (
+        "positions".into(),
+        format!("{} ({} positions)", set.source, set.positions.len()),
+    )
+}
+
+/// A setting line: depths `a-b`.
+fn depths_setting(depths: &[u32]) -> (String, String) {
+    let text = match (depths.first(), depths.last()) {
+        (Some(a), Some(b)) if a == b => a.to_string(),
+        (Some(a), Some(b)) => format!("{a}-{b}"),
+        _ => String::new(),
+    };
+    ("depths".into(), text)
+}
+
+/// A setting line: jobs, with what they do and do not change.
+fn jobs_setting(options: &LabOptions) -> (String, String) {
+    (
+        "jobs".into(),
+        format!(
+            "{} (searches run at once: node counts do not depend on it, times may)",
+            options.jobs()
+        ),
+    )
+}
+
+/// `part / whole` as a ratio, if `whole > 0`.
+fn ratio(part: f64, whole: f64) -> Option<f64> {
+    (whole > 0.0).then(|| part / whole)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn effective_branching_of_uniform_trees() {
+        // A width-3 depth-4 tree has 1 + 3 + 9 + 27 + 81 = 121 nodes.
+        let b = effective_branching(121.0, 4).unwrap();
+        assert!((b - 3.0).abs() < 1e-9, "{b}");
+        assert_eq!(effective_branching(0.0, 3), None);
+    }
+
+    #[test]
+    fn options_an_experiment_does_not_take_are_refused() {
+        let options = LabOptions {
+            width: Some(4),
+            ..LabOptions::default()
+        };
+        let err = run_experiment("nodes", &options, &crate::NoProgress)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("--width") && err.contains("nodes"), "{err}");
+        let err = run_experiment("nodez", &LabOptions::default(), &crate::NoProgress)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("minimal-tree"), "{err}");
+    }
+}

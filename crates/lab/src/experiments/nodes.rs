@@ -1,0 +1,301 @@
+//! `nodes`: nodes searched by nega-alpha, Scout and NegaScout at fixed depths, per position
+//! and in total, for each preset.
+
+use prune_search::{Algorithm, Preset};
+
+use super::{
+    depths, depths_setting, jobs_setting, positions_setting, presets, ratio, search_othello, Run,
+    NEGA_ALPHA,
+};
+use crate::{run_tasks, Cell, LabError, LabOptions, Plot, PositionSet, Progress, Report};
+use crate::{Series, Table, XAxis};
+
+/// The algorithms compared.
+const ALGORITHMS: [Algorithm; 3] = [NEGA_ALPHA, Algorithm::Scout, Algorithm::NegaScout];
+
+/// How a row names an algorithm.
+fn label(a: Algorithm) -> &'static str {
+    match a {
+        Algorithm::Scout => "scout",
+        Algorithm::NegaScout => "negascout",
+        _ => "nega-alpha",
+    }
+}
+
+struct Task {
+    preset: usize,
+    algorithm: usize,
+    position: usize,
+    depth: u32,
+}
+
+pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Report, LabError> {
+    let set = options
+        .positions
+        .clone()
+        .unwrap_or_else(PositionSet::ffo_40_59);
+    let depths = depths(options, 2..=10, 30)?;
+    let presets = presets(options, &["plain", "full"])?;
+    let configs: Vec<Vec<_>> = presets
+        .iter()
+        .map(|p| ALGORITHMS.iter().map(|&a| p.config(a)).collect())
+        .collect::<Result<_, _>>()
+        .map_err(|e| LabError::Usage(format!("--preset: {e}")))?;
+
+    let mut tasks = Vec::new();
+    for &depth in depths.iter().rev() {
+        for preset in 0..presets.len() {
+            for algorithm in 0..ALGORITHMS.len() {
+                for position in 0..set.positions.len() {
+                    tasks.push(Task {
+                        preset,
+                        algorithm,
+                        position,
+                        depth,
+                    });
+                }
+            }
+        }
+    }
+    progress.start("searches", tasks.len() as u64);
+    let runs = run_tasks(
+        &tasks,
+        options.jobs(),
+        progress,
+        |t| {
+            format!(
+                "{} {} {} depth {}",
+                presets[t.preset].name,
+                label(ALGORITHMS[t.algorithm]),
+                set.positions[t.position].name,
+                t.depth
+            )
+        },
+        |t| {
+            search_othello(
+                &set.positions[t.position].position,
+                &configs[t.preset][t.algorithm],
+                t.depth,
+            )
+        },
+    );
+    let find = |p: usize, a: usize, pos: usize, d: u32| -> &Run {
+        let i = tasks
+            .iter()
+            .position(|t| t.preset == p && t.algorithm == a && t.position == pos && t.depth == d)
+            .expect("every combination ran");
+        &runs[i]
+    };
+
+    let depth_columns: Vec<String> = depths.iter().map(|d| format!("depth {d}")).collect();
+    let columns = |lead: &[&str]| -> Vec<String> {
+        lead.iter()
+            .map(|s| s.to_string())
+            .chain(depth_columns.iter().cloned())
+            .collect()
+    };
+    let mut totals = Table::new("nodes-totals", "Total nodes over all positions", &[]);
+    totals.columns = columns(&["preset", "algorithm"]);
+    let mut relative = Table::new(
+        "nodes-relative",
+        "Total nodes relative to nega-alpha with the same preset",
+        &[],
+    );
+    relative.columns = columns(&["preset", "algorithm"]);
+    let mut times = Table::new("nodes-time", "Total time over all positions (seconds)", &[]);
+    times.columns = columns(&["preset", "algorithm"]);
+    let mut per_position = Table::new(
+        "nodes-positions",
+        "Nodes per position (one block per position: rows = algorithm, columns = depth)",
+        &[],
+    );
+    per_position.columns = columns(&["position", "preset", "algorithm"]);
+    let mut raw = Table::new(
+        "nodes-runs",
+        "Every search",
+        &[
+            "preset",
+            "algorithm",
+            "position",
+            "depth",
+            "nodes",
+            "leaves",
+            "beta cutoffs",
+            "first-move cutoffs",
+            "re-searches",
+            "tt hits",
+            "time (s)",
+            "score",
+            "best move",
+        ],
+    );
+    raw.in_markdown = false;
+
+    let mut plots = Vec::new();
+    let mut findings = Vec::new();
+    for (p, preset) in presets.iter().enumerate() {
+        let mut series = Vec::new();
+        let total_of = |a: usize, d: u32| -> u64 {
+            (0..set.positions.len())
+                .map(|pos| find(p, a, pos, d).counters.nodes)
+                .sum()
+        };
+        for (a, &algorithm) in ALGORITHMS.iter().enumerate() {
+            let lead = || vec![Cell::text(preset.name), Cell::text(label(algorithm))];
+            let mut row = lead();
+            let mut rel = lead();
+            let mut time_row = lead();
+            let mut points = Vec::new();
+            for &d in &depths {
+                let n = total_of(a, d);
+                row.push(Cell::Count(n));
+                rel.push(Cell::maybe_real(ratio(n as f64, total_of(0, d) as f64), 3));
+                let secs: f64 = (0..set.positions.len())
+                    .map(|pos| find(p, a, pos, d).time.as_secs_f64())
+                    .sum();
+                time_row.push(Cell::real(secs, 2));
+                points.push((f64::from(d), n as f64));
+            }
+            totals.push(row);
+            relative.push(rel);
+            times.push(time_row);
+            series.push(Series {
+                label: label(algorithm).into(),
+                points,
+            });
+        }
+        plots.push(Plot {
+            name: format!("nodes-{}", preset.name),
+            title: format!(
+                "Nodes against depth, {} positions, preset {}",
+                set.positions.len(),
+                preset.name
+            ),
+            x_label: "depth (plies)".into(),
+            y_label: "total nodes (log scale)".into(),
+            x_axis: XAxis::Numeric,
+            log_y: true,
+            series,
+        });
+        findings.extend(preset_findings(preset, &depths, &total_of));
+        findings.push(agreement(p, preset, &depths, set.positions.len(), &find));
+    }
+    for (pos, lab_pos) in set.positions.iter().enumerate() {
+        for (p, preset) in presets.iter().enumerate() {
+            for (a, &algorithm) in ALGORITHMS.iter().enumerate() {
+                let mut row = vec![
+                    Cell::text(&lab_pos.name),
+                    Cell::text(preset.name),
+                    Cell::text(label(algorithm)),
+                ];
+                row.extend(
+                    depths
+                        .iter()
+                        .map(|&d| Cell::Count(find(p, a, pos, d).counters.nodes)),
+                );
+                per_position.push(row);
+            }
+        }
+    }
+    for (t, run) in tasks.iter().zip(&runs) {
+        let c = &run.counters;
+        raw.push(vec![
+            Cell::text(presets[t.preset].name),
+            Cell::text(label(ALGORITHMS[t.algorithm])),
+            Cell::text(&set.positions[t.position].name),
+            Cell::Count(u64::from(t.depth)),
+            Cell::Count(c.nodes),
+            Cell::Count(c.leaves),
+            Cell::Count(c.beta_cutoffs),
+            Cell::Count(c.first_move_cutoffs),
+            Cell::Count(c.re_searches),
+            Cell::Count(c.tt_hits),
+            Cell::real(run.time.as_secs_f64(), 4),
+            Cell::Int(i64::from(run.score.raw())),
+            Cell::text(run.best_move.clone().unwrap_or_default()),
+        ]);
+    }
+    // Shallow depths first, as the experiment is usually read.
+    raw.rows.reverse();
+
+    Ok(Report {
+        experiment: "nodes".into(),
+        title: "Nodes searched by nega-alpha, Scout and NegaScout".into(),
+        reproduces: "Reproduces the classic comparison of nega-alpha (fail-soft alpha-beta), \
+                     Pearl's Scout and NegaScout by nodes searched at fixed depths on the FFO \
+                     #40-#59 positions, evaluated with prune's hand-made evaluation. A node is \
+                     every position visited, interior or leaf, counted by the search itself."
+            .into(),
+        settings: vec![
+            positions_setting(&set),
+            depths_setting(&depths),
+            (
+                "presets".into(),
+                presets
+                    .iter()
+                    .map(|p| format!("{} ({})", p.name, p.summary))
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            ),
+            jobs_setting(options),
+        ],
+        findings,
+        tables: vec![totals, relative, times, per_position, raw],
+        plots,
+    })
+}
+
+/// Totals at the deepest depth and how Scout and NegaScout compare with nega-alpha.
+fn preset_findings(
+    preset: &Preset,
+    depths: &[u32],
+    total_of: &dyn Fn(usize, u32) -> u64,
+) -> Vec<String> {
+    let Some(&deepest) = depths.last() else {
+        return Vec::new();
+    };
+    let base = total_of(0, deepest) as f64;
+    let parts: Vec<String> = ALGORITHMS
+        .iter()
+        .enumerate()
+        .map(|(a, &alg)| {
+            let n = total_of(a, deepest);
+            match ratio(n as f64, base) {
+                Some(r) if a > 0 => format!("{} {} ({r:.3}x)", label(alg), crate::thousands(n)),
+                _ => format!("{} {}", label(alg), crate::thousands(n)),
+            }
+        })
+        .collect();
+    vec![format!(
+        "Preset {}, depth {deepest}, total nodes: {}.",
+        preset.name,
+        parts.join(", ")
+    )]
+}
+
+/// Whether the three algorithms found the same value at every position and depth (they must
+/// without a transposition table; with one, a deeper entry may answer a shallower search).
+fn agreement<'a>(
+    p: usize,
+    preset: &Preset,
+    depths: &[u32],
+    positions: usize,
+    find: &dyn Fn(usize, usize, usize, u32) -> &'a Run,
+) -> String {
+    let mut total = 0;
+    let mut agree = 0;
+    for &d in depths {
+        for pos in 0..positions {
+            total += 1;
+            let first = find(p, 0, pos, d).score;
+            if (1..ALGORITHMS.len()).all(|a| find(p, a, pos, d).score == first) {
+                agree += 1;
+            }
+        }
+    }
+    format!(
+        "Preset {}: the three algorithms returned the same value in {agree} of {total} \
+         (position, depth) searches.",
+        preset.name
+    )
+}

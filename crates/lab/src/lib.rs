@@ -1,0 +1,102 @@
+//! The prune lab: the classic experiments of game-tree search, reproduced on real positions and
+//! written up as a report folder (Markdown with the tables and plots, CSV, JSON, SVG).
+//!
+//! An experiment ([`EXPERIMENTS`]) takes [`LabOptions`] (positions, depths, presets, jobs) and
+//! returns a [`Report`]: settings, findings, tables and plots as data. [`Report::write`] makes
+//! the folder. Every search is deterministic (a fresh engine per search, or per game), so the
+//! same command gives the same node counts whatever `jobs` is; only times vary.
+//!
+//! ```
+//! use prune_lab::{run_experiment, LabOptions, NoProgress};
+//!
+//! let options = LabOptions {
+//!     depths: Some(2..=3),
+//!     width: Some(3),
+//!     trees: Some(2),
+//!     ..LabOptions::default()
+//! };
+//! let report = run_experiment("minimal-tree", &options, &NoProgress).unwrap();
+//! assert!(report.table("minimal-tree").is_some());
+//! ```
+
+mod experiments;
+mod plot;
+mod positions;
+mod report;
+mod runner;
+
+use std::fmt;
+use std::ops::RangeInclusive;
+use std::path::Path;
+
+pub use experiments::{run_experiment, ExperimentInfo, EXPERIMENTS};
+pub use plot::{render_svg, Plot, Series, XAxis};
+pub use positions::{load_positions, LabPosition, PositionSet};
+pub use report::{thousands, Cell, Report, Table};
+pub use runner::{run_tasks, NoProgress, Progress};
+
+/// The settings of an experiment run. `None` or empty means the experiment's default; an
+/// option the experiment does not use is refused (see [`ExperimentInfo::options`]).
+#[derive(Clone, Debug, Default)]
+pub struct LabOptions {
+    /// The positions (Othello experiments).
+    pub positions: Option<PositionSet>,
+    /// The depths.
+    pub depths: Option<RangeInclusive<u32>>,
+    /// The presets to run (each a name of `prune_search::PRESETS`).
+    pub presets: Vec<String>,
+    /// Searches run at once (at least 1; 0 means 1).
+    pub jobs: usize,
+    /// `killers`: how many games (openings) per configuration.
+    pub games: Option<usize>,
+    /// `killers`: the slot counts to compare.
+    pub slots: Option<Vec<usize>>,
+    /// `minimal-tree`: the trees' width.
+    pub width: Option<u32>,
+    /// `minimal-tree`: trees (seeds) per cell.
+    pub trees: Option<u32>,
+}
+
+impl LabOptions {
+    /// The number of searches to run at once.
+    pub fn jobs(&self) -> usize {
+        self.jobs.max(1)
+    }
+}
+
+/// Why an experiment could not run or its report could not be written.
+#[derive(Debug)]
+pub enum LabError {
+    /// A bad option or input, with what was wrong.
+    Usage(String),
+    /// A file could not be read or written.
+    Io {
+        /// The file.
+        path: String,
+        /// What went wrong.
+        error: std::io::Error,
+    },
+    /// A plot could not be drawn.
+    Plot(String),
+}
+
+impl LabError {
+    fn io(path: &Path, error: std::io::Error) -> LabError {
+        LabError::Io {
+            path: path.display().to_string(),
+            error,
+        }
+    }
+}
+
+impl fmt::Display for LabError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LabError::Usage(msg) => f.write_str(msg),
+            LabError::Io { path, error } => write!(f, "{path}: {error}"),
+            LabError::Plot(msg) => write!(f, "drawing a plot: {msg}"),
+        }
+    }
+}
+
+impl std::error::Error for LabError {}

@@ -1,0 +1,273 @@
+//! Every experiment on tiny settings: the report folder's structure, deterministic counts
+//! (whatever the number of jobs), and the published facts the experiments reproduce.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use prune_lab::{load_positions, run_experiment, Cell, LabOptions, NoProgress, Report};
+
+/// The first `n` FFO positions (#40 has 20 empties: shallow searches are quick).
+fn ffo(n: usize) -> prune_lab::PositionSet {
+    let mut set = load_positions("ffo-40-59").unwrap();
+    set.positions.truncate(n);
+    set
+}
+
+fn tiny(experiment: &str, jobs: usize) -> LabOptions {
+    let mut o = LabOptions {
+        jobs,
+        ..LabOptions::default()
+    };
+    match experiment {
+        "nodes" | "algorithms" => {
+            o.positions = Some(ffo(2));
+            o.depths = Some(2..=3);
+        }
+        "ablation" => {
+            o.positions = Some(ffo(2));
+            o.depths = Some(3..=3);
+        }
+        "killers" => {
+            o.depths = Some(2..=2);
+            o.games = Some(2);
+            o.slots = Some(vec![1, 4]);
+        }
+        "minimal-tree" => {
+            o.depths = Some(2..=4);
+            o.width = Some(3);
+            o.trees = Some(2);
+        }
+        other => panic!("no tiny settings for {other}"),
+    }
+    o
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("prune-lab-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Every count column of every table (times left out), to compare runs.
+fn counts(report: &Report) -> BTreeMap<String, Vec<Vec<Cell>>> {
+    report
+        .tables
+        .iter()
+        .filter(|t| !t.name.contains("time"))
+        .map(|t| {
+            let keep: Vec<usize> = (0..t.columns.len())
+                .filter(|&i| !t.columns[i].contains("time") && !t.columns[i].contains("second"))
+                .collect();
+            let rows = t
+                .rows
+                .iter()
+                .map(|r| keep.iter().map(|&i| r[i].clone()).collect())
+                .collect();
+            (t.name.clone(), rows)
+        })
+        .collect()
+}
+
+#[test]
+fn every_experiment_writes_a_complete_report() {
+    for info in prune_lab::EXPERIMENTS {
+        let report = run_experiment(info.name, &tiny(info.name, 2), &NoProgress).unwrap();
+        let dir = scratch(info.name);
+        let files = report.write(&dir).unwrap();
+        let names: Vec<String> = files
+            .iter()
+            .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert!(names.contains(&"report.md".to_string()), "{names:?}");
+        assert!(names.contains(&"report.json".to_string()), "{names:?}");
+        assert!(names.iter().any(|n| n.ends_with(".csv")), "{names:?}");
+        assert!(names.iter().any(|n| n.ends_with(".svg")), "{names:?}");
+
+        let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+        assert!(md.starts_with(&format!("# {}", report.title)), "{md}");
+        for plot in &report.plots {
+            assert!(
+                md.contains(&format!("({}.svg)", plot.name)),
+                "{}",
+                plot.name
+            );
+            let svg = std::fs::read_to_string(dir.join(format!("{}.svg", plot.name))).unwrap();
+            let doc = roxmltree::Document::parse(&svg).expect("well-formed SVG");
+            assert_eq!(doc.root_element().tag_name().name(), "svg");
+            for series in &plot.series {
+                assert!(
+                    svg.contains(&series.label.replace('&', "&amp;")),
+                    "{}",
+                    series.label
+                );
+            }
+        }
+
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap())
+                .unwrap();
+        assert_eq!(json["experiment"], info.name);
+        for table in &report.tables {
+            let csv = std::fs::read_to_string(dir.join(format!("{}.csv", table.name))).unwrap();
+            let lines: Vec<&str> = csv.lines().collect();
+            assert_eq!(lines.len(), table.rows.len() + 1, "{}", table.name);
+            assert_eq!(lines[0], table.columns.join(","), "{}", table.name);
+            assert!(!table.rows.is_empty(), "{} is empty", table.name);
+            let rows = json["tables"][&table.name]["rows"].as_array().unwrap();
+            assert_eq!(rows.len(), table.rows.len(), "{}", table.name);
+            for (col, cell) in table.columns.iter().zip(&table.rows[0]) {
+                if let Some(v) = cell.as_f64() {
+                    let stored = rows[0][col].as_f64().unwrap();
+                    assert!((stored - v).abs() <= 1e-9 * v.abs().max(1.0), "{col}");
+                }
+            }
+            if table.in_markdown {
+                assert!(md.contains(&table.title), "{}", table.title);
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+#[test]
+fn node_counts_do_not_depend_on_jobs_or_on_the_run() {
+    for name in ["nodes", "killers", "ablation", "minimal-tree", "algorithms"] {
+        let one = run_experiment(name, &tiny(name, 1), &NoProgress).unwrap();
+        let three = run_experiment(name, &tiny(name, 3), &NoProgress).unwrap();
+        let again = run_experiment(name, &tiny(name, 3), &NoProgress).unwrap();
+        assert_eq!(counts(&one), counts(&three), "{name}: jobs changed a count");
+        assert_eq!(
+            counts(&three),
+            counts(&again),
+            "{name}: a second run changed a count"
+        );
+    }
+}
+
+fn column(report: &Report, table: &str, col: &str) -> Vec<Cell> {
+    let t = report.table(table).unwrap();
+    let i = t.columns.iter().position(|c| c == col).unwrap();
+    t.rows.iter().map(|r| r[i].clone()).collect()
+}
+
+/// Knuth & Moore (1975): perfect ordering gives exactly w^ceil(d/2) + w^floor(d/2) - 1 leaves
+/// for alpha-beta and NegaScout; the worst gives all w^d for alpha-beta.
+#[test]
+fn minimal_tree_reproduces_knuth_and_moore() {
+    let report = run_experiment("minimal-tree", &tiny("minimal-tree", 2), &NoProgress).unwrap();
+    let t = report.table("minimal-tree").unwrap();
+    let col = |name: &str| t.columns.iter().position(|c| c == name).unwrap();
+    let mut checked = 0;
+    for row in &t.rows {
+        let text = |i: usize| match &row[i] {
+            Cell::Text(s) => s.clone(),
+            other => panic!("{other:?}"),
+        };
+        let depth = row[col("depth")].as_f64().unwrap() as u32;
+        let leaves = row[col("leaves")].as_f64().unwrap();
+        let expected_minimal =
+            3f64.powi(depth.div_ceil(2) as i32) + 3f64.powi((depth / 2) as i32) - 1.0;
+        assert_eq!(row[col("minimal tree")].as_f64(), Some(expected_minimal));
+        let (algorithm, ordering) = (text(col("algorithm")), text(col("ordering")));
+        if ordering == "perfect" && algorithm != "mtdf" {
+            assert_eq!(leaves, expected_minimal, "{algorithm} depth {depth}");
+            checked += 1;
+        }
+        if ordering == "worst" && algorithm == "alphabeta" {
+            assert_eq!(leaves, 3f64.powi(depth as i32), "depth {depth}");
+            checked += 1;
+        }
+        // No ordering beats the minimal tree.
+        assert!(
+            leaves >= expected_minimal,
+            "{algorithm} {ordering} depth {depth}"
+        );
+    }
+    assert_eq!(checked, 3 * 3);
+    assert!(report
+        .findings
+        .iter()
+        .any(|f| f.starts_with("Every search returned the tree's true value")));
+}
+
+/// Without a table every algorithm finds the minimax value: the `algorithms` experiment
+/// checks each against minimax, and `nodes` each against the others.
+#[test]
+fn algorithms_agree_with_minimax() {
+    let report = run_experiment("algorithms", &tiny("algorithms", 2), &NoProgress).unwrap();
+    let same = column(&report, "algorithms", "same value as minimax");
+    assert_eq!(same.len(), 2 * 7);
+    assert!(same.iter().all(|c| c == &Cell::text("2/2")), "{same:?}");
+    let nodes = run_experiment("nodes", &tiny("nodes", 2), &NoProgress).unwrap();
+    assert!(
+        nodes
+            .findings
+            .iter()
+            .any(|f| f.contains("Preset plain") && f.contains("same value in 4 of 4")),
+        "{:?}",
+        nodes.findings
+    );
+}
+
+#[test]
+fn killer_games_are_played_to_the_end() {
+    let report = run_experiment("killers", &tiny("killers", 2), &NoProgress).unwrap();
+    let configs = column(&report, "killers-summary", "configuration");
+    assert_eq!(
+        configs,
+        ["baseline", "1 slots", "4 slots"].map(Cell::text).to_vec()
+    );
+    let saved = column(&report, "killers-summary", "nodes saved (%)");
+    assert_eq!(saved[0].as_f64(), Some(0.0));
+    for moves in column(&report, "killers-games", "moves") {
+        // The shortest possible game of Othello has 9 moves: at least 5 after the opening.
+        assert!(moves.as_f64().unwrap() >= 5.0, "{moves:?}");
+    }
+    assert_eq!(column(&report, "killers-games", "moves").len(), 3 * 2);
+}
+
+#[test]
+fn bad_settings_are_refused_with_a_reason() {
+    let err = |name: &str, o: LabOptions| run_experiment(name, &o, &NoProgress).unwrap_err();
+    let e = err(
+        "minimal-tree",
+        LabOptions {
+            width: Some(10),
+            depths: Some(2..=9),
+            ..LabOptions::default()
+        },
+    );
+    assert!(e.to_string().contains("leaves"), "{e}");
+    let e = err(
+        "nodes",
+        LabOptions {
+            presets: vec!["fastest".into()],
+            ..LabOptions::default()
+        },
+    );
+    assert!(e.to_string().contains("fastest"), "{e}");
+    let e = err(
+        "killers",
+        LabOptions {
+            slots: Some(vec![0]),
+            ..LabOptions::default()
+        },
+    );
+    assert!(e.to_string().contains("--slots"), "{e}");
+    let e = err(
+        "killers",
+        LabOptions {
+            presets: vec!["killers".into()],
+            ..LabOptions::default()
+        },
+    );
+    assert!(e.to_string().contains("already has killers"), "{e}");
+    let e = err(
+        "ablation",
+        LabOptions {
+            depths: Some(0..=2),
+            ..LabOptions::default()
+        },
+    );
+    assert!(e.to_string().contains("--depths"), "{e}");
+}
