@@ -30,7 +30,7 @@ use std::ops::RangeInclusive;
 use std::path::Path;
 
 pub use experiments::{run_experiment, ExperimentInfo, EXPERIMENTS};
-pub use plot::{render_svg, Plot, Series, XAxis};
+pub use plot::{render_svg, Legend, Plot, Series, XAxis};
 pub use positions::{load_positions, LabPosition, PositionSet};
 pub use report::{thousands, Cell, Report, Table};
 pub use runner::{run_tasks, NoProgress, Progress};

@@ -21,6 +21,42 @@ pub struct Series {
     pub label: String,
     /// The points, in x order.
     pub points: Vec<(f64, f64)>,
+    /// A reference line (a bound, a baseline): dashed, with hollow markers, so that a
+    /// measured line lying on it stays visible.
+    pub reference: bool,
+}
+
+/// Where a plot's legend stands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Legend {
+    /// Top left (for rising lines).
+    #[default]
+    UpperLeft,
+    /// Top right (for falling lines).
+    UpperRight,
+    /// Middle right.
+    MiddleRight,
+    /// Bottom right.
+    LowerRight,
+}
+
+impl Series {
+    /// A measured line.
+    pub fn new(label: impl Into<String>, points: Vec<(f64, f64)>) -> Series {
+        Series {
+            label: label.into(),
+            points,
+            reference: false,
+        }
+    }
+
+    /// A reference line (a bound, a baseline).
+    pub fn reference(label: impl Into<String>, points: Vec<(f64, f64)>) -> Series {
+        Series {
+            reference: true,
+            ..Series::new(label, points)
+        }
+    }
 }
 
 /// A line chart with markers, one line per series.
@@ -40,6 +76,8 @@ pub struct Plot {
     pub log_y: bool,
     /// The lines.
     pub series: Vec<Series>,
+    /// Where the legend goes.
+    pub legend: Legend,
 }
 
 /// Image size in pixels.
@@ -95,12 +133,9 @@ pub fn render_svg(plot: &Plot) -> Result<String, LabError> {
             let y_range = low..(y_max * 1.5);
             draw(plot, &root, x_range, y_range.log_scale())?;
         } else {
-            let pad = ((y_max - y_min) * 0.08).max(0.5);
-            let low = if y_min >= 0.0 {
-                (y_min - pad).max(0.0)
-            } else {
-                y_min - pad
-            };
+            // Counts and shares start from zero, so that heights compare honestly.
+            let pad = ((y_max - y_min.min(0.0)) * 0.08).max(0.5);
+            let low = if y_min >= 0.0 { 0.0 } else { y_min - pad };
             draw(plot, &root, x_range, low..(y_max + pad))?;
         }
         root.present().map_err(draw_error)?;
@@ -174,20 +209,45 @@ where
             .copied()
             .filter(|&(_, y)| y.is_finite() && (!plot.log_y || y > 0.0))
             .collect();
-        chart
-            .draw_series(LineSeries::new(pts.clone(), colour.stroke_width(2)))
-            .map_err(draw_error)?
-            .label(&series.label)
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
-            });
-        chart
-            .draw_series(pts.iter().map(|&p| Circle::new(p, 3, colour.filled())))
-            .map_err(draw_error)?;
+        let legend = move |(x, y): (i32, i32)| {
+            PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
+        };
+        if series.reference {
+            chart
+                .draw_series(DashedLineSeries::new(
+                    pts.clone(),
+                    8,
+                    5,
+                    colour.stroke_width(2),
+                ))
+                .map_err(draw_error)?
+                .label(&series.label)
+                .legend(legend);
+            chart
+                .draw_series(
+                    pts.iter()
+                        .map(|&p| Circle::new(p, 6, colour.stroke_width(2))),
+                )
+                .map_err(draw_error)?;
+        } else {
+            chart
+                .draw_series(LineSeries::new(pts.clone(), colour.stroke_width(2)))
+                .map_err(draw_error)?
+                .label(&series.label)
+                .legend(legend);
+            chart
+                .draw_series(pts.iter().map(|&p| Circle::new(p, 3, colour.filled())))
+                .map_err(draw_error)?;
+        }
     }
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
+        .position(match plot.legend {
+            Legend::UpperLeft => SeriesLabelPosition::UpperLeft,
+            Legend::UpperRight => SeriesLabelPosition::UpperRight,
+            Legend::MiddleRight => SeriesLabelPosition::MiddleRight,
+            Legend::LowerRight => SeriesLabelPosition::LowerRight,
+        })
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .draw()
@@ -199,21 +259,23 @@ where
 /// three significant digits.
 fn format_number(v: f64) -> String {
     let a = v.abs();
+    let short = |x: f64, unit: &str| {
+        let text = format!("{x:.3}");
+        format!("{}{unit}", text.trim_end_matches('0').trim_end_matches('.'))
+    };
     if a >= 1e9 {
-        format!("{:.3}G", v / 1e9)
+        short(v / 1e9, "G")
     } else if a >= 1e6 {
-        format!("{:.3}M", v / 1e6)
+        short(v / 1e6, "M")
     } else if a >= 1e4 {
-        format!("{:.1}k", v / 1e3)
+        short(v / 1e3, "k")
     } else if (v - v.round()).abs() < 1e-9 {
         format!("{}", v.round() as i64)
     } else if a >= 1.0 {
         format!("{v:.2}")
     } else {
-        let text = format!("{v:.3}");
-        text.trim_end_matches('0').to_string()
+        short(v, "")
     }
-    .replace(".000", "")
 }
 
 fn draw_error<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> LabError {
@@ -236,12 +298,15 @@ mod tests {
                 Series {
                     label: "alphabeta".into(),
                     points: vec![(2.0, 10.0), (3.0, 100.0), (4.0, 1000.0)],
+                    reference: false,
                 },
                 Series {
                     label: "zero".into(),
                     points: vec![(2.0, 0.0), (3.0, 5.0)],
+                    reference: true,
                 },
             ],
+            legend: Legend::default(),
         }
     }
 
@@ -263,8 +328,9 @@ mod tests {
     #[test]
     fn axis_numbers() {
         assert_eq!(format_number(8.0), "8");
-        assert_eq!(format_number(12_000.0), "12.0k");
-        assert_eq!(format_number(2_500_000.0), "2.500M");
+        assert_eq!(format_number(12_000.0), "12k");
+        assert_eq!(format_number(2_500_000.0), "2.5M");
+        assert_eq!(format_number(1e9), "1G");
         assert_eq!(format_number(0.25), "0.25");
         assert_eq!(format_number(0.1), "0.1");
     }

@@ -224,6 +224,16 @@ fn killer_games_are_played_to_the_end() {
         assert!(moves.as_f64().unwrap() >= 5.0, "{moves:?}");
     }
     assert_eq!(column(&report, "killers-games", "moves").len(), 3 * 2);
+
+    // Games from the user's positions instead of the built-in openings.
+    let mut options = tiny("killers", 1);
+    options.positions = Some(ffo(3));
+    options.games = Some(2);
+    let report = run_experiment("killers", &options, &NoProgress).unwrap();
+    assert_eq!(
+        column(&report, "killers-openings", "opening"),
+        [Cell::text("#40"), Cell::text("#41")]
+    );
 }
 
 #[test]

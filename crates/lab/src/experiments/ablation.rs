@@ -4,7 +4,7 @@ use prune_search::{Algorithm, Aspiration, Killers, SearchConfig, ShallowOrdering
 
 use super::{depths, depths_setting, jobs_setting, positions_setting, ratio, search_othello};
 use super::{Run, NEGA_ALPHA};
-use crate::{run_tasks, Cell, LabError, LabOptions, Plot, PositionSet, Progress, Report};
+use crate::{run_tasks, Cell, LabError, LabOptions, Legend, Plot, PositionSet, Progress, Report};
 use crate::{thousands, Series, Table, XAxis};
 
 /// The transposition table's size, in MiB.
@@ -314,19 +314,11 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
             x_axis: XAxis::Categories(names),
             log_y: true,
             series: vec![
-                Series {
-                    label: "nodes, alone".into(),
-                    points: alone_points,
-                },
-                Series {
-                    label: "nodes, stack".into(),
-                    points: stack_points,
-                },
-                Series {
-                    label: "time, stack".into(),
-                    points: time_points,
-                },
+                Series::new("nodes, alone", alone_points),
+                Series::new("nodes, stack", stack_points),
+                Series::new("time, stack", time_points),
             ],
+            legend: Legend::UpperLeft,
         });
     }
 

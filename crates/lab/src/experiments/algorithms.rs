@@ -4,7 +4,7 @@ use prune_search::{Algorithm, SearchConfig};
 
 use super::{depths, depths_setting, effective_branching, jobs_setting, positions_setting};
 use super::{presets, ratio, search_othello, Run};
-use crate::{run_tasks, Cell, LabError, LabOptions, Plot, PositionSet, Progress, Report};
+use crate::{run_tasks, Cell, LabError, LabOptions, Legend, Plot, PositionSet, Progress, Report};
 use crate::{Series, Table, XAxis};
 
 struct Task {
@@ -129,7 +129,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
                     4,
                 ),
                 Cell::real(secs, 3),
-                Cell::maybe_real(ratio(nodes as f64, secs), 0),
+                ratio(nodes as f64, secs).map_or(Cell::Empty, |nps| Cell::Count(nps as u64)),
                 Cell::maybe_real(
                     effective_branching(nodes as f64 / positions.max(1) as f64, depth),
                     2,
@@ -143,10 +143,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
                 fewest = Some((nodes, c));
             }
         }
-        series.push(Series {
-            label: format!("depth {depth}"),
-            points,
-        });
+        series.push(Series::new(format!("depth {depth}"), points));
         if let Some((nodes, c)) = fewest {
             let (preset, algorithm, _) = &configs[c];
             findings.push(format!(
@@ -239,6 +236,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
             ),
             log_y: true,
             series,
+            legend: Legend::UpperRight,
         }],
     })
 }

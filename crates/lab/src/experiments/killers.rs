@@ -7,7 +7,7 @@ use prune_othello::{Move, Position};
 use prune_search::{Engine, Game, KillerIndex, Killers, SearchConfig, SearchLimits};
 
 use super::{depths, depths_setting, jobs_setting, othello_eval, presets, ratio, NEGA_ALPHA};
-use crate::{run_tasks, Cell, LabError, LabOptions, Plot, Progress, Report, Series, Table};
+use crate::{run_tasks, Cell, LabError, LabOptions, Legend, Plot, Progress, Report, Series, Table};
 use crate::{thousands, XAxis};
 
 /// The slot counts of the published experiment.
@@ -137,11 +137,38 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
             Killers::MAX_SLOTS
         )));
     }
-    let games = options.games.unwrap_or(DEFAULT_GAMES);
-    if games == 0 {
+    if options.games == Some(0) {
         return Err(LabError::Usage("--games must be at least 1".into()));
     }
-    let openings = openings(games);
+    // The games start from the built-in openings, or from the user's positions (the first
+    // `--games` of them, or all).
+    let (openings, origin) = match &options.positions {
+        None => {
+            let openings = openings(options.games.unwrap_or(DEFAULT_GAMES));
+            let origin = format!(
+                "Games start from {} of the {} distinct positions after {FIRST_MOVE} and three \
+                 more plies, spread evenly over them in move order (listed below).",
+                openings.len(),
+                all_openings().len()
+            );
+            (openings, origin)
+        }
+        Some(set) => {
+            let count = options.games.unwrap_or(usize::MAX);
+            let openings: Vec<(String, Position)> = set
+                .positions
+                .iter()
+                .take(count)
+                .map(|p| (p.name.clone(), p.position))
+                .collect();
+            let origin = format!(
+                "Games start from {} positions of {} (listed below).",
+                openings.len(),
+                set.source
+            );
+            (openings, origin)
+        }
+    };
 
     // Configuration 0 is the baseline, then one per slot count.
     let mut configs = vec![("baseline".to_string(), base)];
@@ -248,14 +275,11 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
                 points.push(((c - 1) as f64, nodes));
             }
         }
-        series.push(Series {
-            label: format!("killers, depth {depth}"),
-            points,
-        });
-        series.push(Series {
-            label: format!("baseline (no killers), depth {depth}"),
-            points: (0..slots.len()).map(|i| (i as f64, base_nodes)).collect(),
-        });
+        series.push(Series::new(format!("killers, depth {depth}"), points));
+        series.push(Series::reference(
+            format!("baseline (no killers), depth {depth}"),
+            (0..slots.len()).map(|i| (i as f64, base_nodes)).collect(),
+        ));
         let best = (1..configs.len())
             .min_by(|&a, &b| averages[a].0.total_cmp(&averages[b].0))
             .expect("at least one slot count");
@@ -300,8 +324,8 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
     raw.rows.reverse();
     let mut openings_table = Table::new(
         "killers-openings",
-        "The openings (each game starts after these moves)",
-        &["opening", "moves"],
+        "Where the games start",
+        &["game", "opening"],
     );
     for (i, (line, _)) in openings.iter().enumerate() {
         openings_table.push(vec![Cell::Count(i as u64 + 1), Cell::text(line)]);
@@ -315,10 +339,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
              nega-alpha (fail-soft alpha-beta) plus N killer slots: one list of N moves per \
              remaining depth, a move that caused a beta cutoff moved to the front and the \
              killers legal in a position tried first. The baseline is the same search without \
-             killers. Games start from {} of the {} distinct positions after {FIRST_MOVE} and \
-             three more plies, spread evenly over them in move order (listed below).",
-            openings.len(),
-            all_openings().len()
+             killers. {origin}"
         ),
         settings: vec![
             depths_setting(&depths),
@@ -347,6 +368,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
             x_axis: XAxis::Categories(slots.iter().map(|n| n.to_string()).collect()),
             log_y: false,
             series,
+            legend: Legend::MiddleRight,
         }],
     })
 }

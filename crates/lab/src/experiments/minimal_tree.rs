@@ -5,7 +5,7 @@ use prune_games::{ChildOrder, NoisyEval, UniformTree};
 use prune_search::{Algorithm, Preset};
 
 use super::{depths, depths_setting, jobs_setting, presets, search, NEGA_ALPHA};
-use crate::{run_tasks, Cell, LabError, LabOptions, Plot, Progress, Report, Series, Table};
+use crate::{run_tasks, Cell, LabError, LabOptions, Legend, Plot, Progress, Report, Series, Table};
 use crate::{thousands, XAxis};
 
 /// The orderings, from perfect to worst.
@@ -164,17 +164,14 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
                     mean_leaves(p, a, o, deepest) / minimal(deepest) as f64,
                 ));
             }
-            by_ordering.push(Series {
-                label: algorithm.name().into(),
-                points,
-            });
+            by_ordering.push(Series::new(algorithm.name(), points));
         }
-        by_ordering.push(Series {
-            label: format!(
+        by_ordering.push(Series::reference(
+            format!(
                 "every leaf (w^d = {})",
                 thousands(u64::from(width).pow(deepest))
             ),
-            points: (0..ORDERINGS.len())
+            (0..ORDERINGS.len())
                 .map(|o| {
                     (
                         o as f64,
@@ -182,7 +179,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
                     )
                 })
                 .collect(),
-        });
+        ));
         plots.push(Plot {
             name: format!("minimal-tree-ordering-{}", preset.name),
             title: format!(
@@ -194,31 +191,34 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
             x_axis: XAxis::Categories(ORDERINGS.iter().map(|o| o.to_string()).collect()),
             log_y: true,
             series: by_ordering,
+            legend: Legend::UpperLeft,
         });
         let mut by_depth: Vec<Series> = [0usize, 3, 5, 6]
             .iter()
-            .map(|&o| Series {
-                label: format!("{} {}", ALGORITHMS[0].name(), ORDERINGS[o]),
-                points: depths
-                    .iter()
-                    .map(|&d| (f64::from(d), mean_leaves(p, 0, o, d)))
-                    .collect(),
+            .map(|&o| {
+                Series::new(
+                    format!("{} {}", ALGORITHMS[0].name(), ORDERINGS[o]),
+                    depths
+                        .iter()
+                        .map(|&d| (f64::from(d), mean_leaves(p, 0, o, d)))
+                        .collect(),
+                )
             })
             .collect();
-        by_depth.push(Series {
-            label: "Knuth-Moore w^ceil(d/2) + w^floor(d/2) - 1".into(),
-            points: depths
+        by_depth.push(Series::reference(
+            "Knuth-Moore w^ceil(d/2) + w^floor(d/2) - 1",
+            depths
                 .iter()
                 .map(|&d| (f64::from(d), minimal(d) as f64))
                 .collect(),
-        });
-        by_depth.push(Series {
-            label: "every leaf w^d".into(),
-            points: depths
+        ));
+        by_depth.push(Series::reference(
+            "every leaf w^d",
+            depths
                 .iter()
                 .map(|&d| (f64::from(d), u64::from(width).pow(d) as f64))
                 .collect(),
-        });
+        ));
         plots.push(Plot {
             name: format!("minimal-tree-depth-{}", preset.name),
             title: format!(
@@ -231,6 +231,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
             x_axis: XAxis::Numeric,
             log_y: true,
             series: by_depth,
+            legend: Legend::UpperLeft,
         });
         findings.extend(preset_findings(
             p,
@@ -261,7 +262,13 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
                      w^floor(d/2) - 1 leaves; with the worst ordering it evaluates all w^d. \
                      Between them, 'p%' trees put each node's best child first with \
                      probability p and anywhere otherwise, and 'random' anywhere. Leaves are \
-                     positions evaluated or found terminal, as counted by the search."
+                     positions evaluated or found terminal, as counted by the search, every \
+                     visit counted: NegaScout's re-searches and MTD(f)'s passes count again. \
+                     MTD(f) proves the value with at least two passes, one per bound, and their \
+                     two proof trees share a leaf (so a perfect tree costs it the minimal tree \
+                     plus one); it runs with the transposition table it needs, whose best moves \
+                     reorder the children from the second pass on, which is why the worst \
+                     ordering hurts it so little."
             .into(),
         settings: vec![
             ("width".into(), width.to_string()),

@@ -50,7 +50,7 @@ pub const EXPERIMENTS: &[ExperimentInfo] = &[
                      search with nega-alpha plus N killer slots (one list per remaining depth), \
                      against plain nega-alpha; nodes and time per game and the share saved.",
         defaults: "depth 6, N = 1, 2, 4, ..., 128, 32 games (openings), base preset plain",
-        options: &["depths", "preset", "games", "slots"],
+        options: &["positions", "depths", "preset", "games", "slots"],
         run: killers::run,
     },
     ExperimentInfo {

@@ -7,7 +7,7 @@ use super::{
     depths, depths_setting, jobs_setting, positions_setting, presets, ratio, search_othello, Run,
     NEGA_ALPHA,
 };
-use crate::{run_tasks, Cell, LabError, LabOptions, Plot, PositionSet, Progress, Report};
+use crate::{run_tasks, Cell, LabError, LabOptions, Legend, Plot, PositionSet, Progress, Report};
 use crate::{Series, Table, XAxis};
 
 /// The algorithms compared.
@@ -159,10 +159,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
             totals.push(row);
             relative.push(rel);
             times.push(time_row);
-            series.push(Series {
-                label: label(algorithm).into(),
-                points,
-            });
+            series.push(Series::new(label(algorithm), points));
         }
         plots.push(Plot {
             name: format!("nodes-{}", preset.name),
@@ -176,6 +173,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
             x_axis: XAxis::Numeric,
             log_y: true,
             series,
+            legend: Legend::UpperLeft,
         });
         findings.extend(preset_findings(preset, &depths, &total_of));
         findings.push(agreement(p, preset, &depths, set.positions.len(), &find));
