@@ -2,7 +2,8 @@
 //! a preset, then switches that turn single enhancements on.
 
 use clap::Args;
-use prune_search::{Algorithm, Aspiration, KillerIndex, Killers, Preset, SearchConfig, TtConfig};
+use prune_search::{Algorithm, Aspiration, KillerIndex, Killers, Parallel, ParallelKind};
+use prune_search::{Preset, SearchConfig, TtConfig};
 
 use crate::CliError;
 
@@ -254,5 +255,37 @@ mod tests {
         );
         assert!(parse_killer_slots("0").is_err() && parse_killer_slots("129").is_err());
         assert_eq!(parse_killer_slots("128"), Ok(128));
+    }
+}
+
+/// `--threads` and `--parallel`, shared by `prune search` and `prune solve`.
+#[derive(Args, Debug, Default)]
+#[command(next_help_heading = "Threads")]
+pub struct ParallelArgs {
+    /// Threads to search with [default: the number of cores]; 1 is the sequential search,
+    /// whose node counts are reproducible.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// The parallel scheme: ybwc (young brothers wait), lazy-smp (threads share only the
+    /// table) or pv-split (split principal-variation nodes only) [default: ybwc for the fast
+    /// endgame solver, lazy-smp for the generic search, which has only that one].
+    #[arg(long, value_name = "SCHEME")]
+    pub parallel: Option<String>,
+}
+
+impl ParallelArgs {
+    /// The threads and scheme; `default_kind` when `--parallel` is not given.
+    pub fn build(&self, default_kind: ParallelKind) -> Result<Parallel, CliError> {
+        let threads = match self.threads {
+            Some(n) => n,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        let kind = match &self.parallel {
+            Some(text) => text
+                .parse()
+                .map_err(|e| CliError::Usage(format!("--parallel: {e}")))?,
+            None => default_kind,
+        };
+        Parallel::new(threads, kind).map_err(|e| CliError::Usage(format!("--threads: {e}")))
     }
 }

@@ -6,10 +6,11 @@ use clap::Args;
 use prune_games::{GameSpec, LineEval, NoisyEval, RandomEval, TicTacToe};
 use prune_othello::{HandEval, Ordered, Position, StaticOrdering};
 use prune_search::{
-    Algorithm, Engine, Evaluator, FailMode, Game, Iteration, SearchConfig, SearchLimits,
+    Algorithm, Engine, Evaluator, FailMode, Game, Iteration, ParallelKind, SearchConfig,
+    SearchLimits,
 };
 
-use crate::config_args::ConfigArgs;
+use crate::config_args::{ConfigArgs, ParallelArgs};
 use crate::report::{print_result, result_json};
 use crate::CliError;
 
@@ -49,6 +50,9 @@ pub struct SearchArgs {
     /// Print each iteration as it completes (tables mode).
     #[arg(long, short)]
     pub verbose: bool,
+    /// Threads (the generic search runs Lazy SMP on several).
+    #[command(flatten)]
+    pub parallel_args: ParallelArgs,
     // Last: the options after a flattened struct would go under its help heading.
     /// The algorithm and its enhancements.
     #[command(flatten)]
@@ -157,8 +161,9 @@ pub fn run_game<G: Game, E: Evaluator<G>>(
     natural_depth: u32,
 ) -> Result<(), CliError> {
     let limits = args.limits(Some(natural_depth))?;
-    let mut engine =
-        Engine::<G>::new(config).map_err(|e| CliError::Usage(format!("configuration: {e}")))?;
+    let parallel = args.parallel_args.build(ParallelKind::LazySmp)?;
+    let mut engine = Engine::<G>::with_parallel(config, parallel)
+        .map_err(|e| CliError::Usage(format!("configuration: {e}")))?;
     let verbose = args.verbose && !args.json;
     let mut report = |it: &Iteration<G::Move>| {
         if verbose {

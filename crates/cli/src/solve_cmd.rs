@@ -8,10 +8,10 @@ use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Color, Tabl
 use indicatif::{ProgressBar, ProgressStyle};
 use prune_othello::{builtin_suite, parse_obf_numbered, ObfEntry, BUILTIN_SUITES};
 use prune_othello::{Move, SolveOptions, SolveResult, SolveWindow, Solver, SolverKind};
-use prune_search::{Algorithm, Counters};
+use prune_search::{Algorithm, Counters, ParallelKind};
 use serde_json::{json, Value};
 
-use crate::config_args::ConfigArgs;
+use crate::config_args::{ConfigArgs, ParallelArgs};
 use crate::positions::{parse_selection, Selection};
 use crate::report::{counter_rows, counters_json, describe, statistics_table};
 use crate::CliError;
@@ -41,6 +41,9 @@ pub struct SolveArgs {
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Threads and parallel scheme.
+    #[command(flatten)]
+    pub parallel_args: ParallelArgs,
     // Last: the options after a flattened struct would go under its help heading.
     /// The generic engine's configuration (`--tt` also sizes the fast solver's table, 64 MiB
     /// by default).
@@ -80,11 +83,16 @@ impl SolveArgs {
             }
             _ => None,
         };
+        let parallel = self.parallel_args.build(match kind {
+            SolverKind::Fast => ParallelKind::Ybwc,
+            SolverKind::Generic => ParallelKind::LazySmp,
+        })?;
         Ok(SolveOptions {
             window: self.window,
             tt_mib: self.config_args.tt_mb.unwrap_or(DEFAULT_TT_MIB),
             kind,
             search,
+            parallel,
         })
     }
 }

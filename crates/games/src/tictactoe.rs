@@ -23,6 +23,15 @@ const FULL: u16 = 0b111_111_111;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cell(pub u8);
 
+impl prune_search::MoveBits for Cell {
+    fn to_bits(self) -> u32 {
+        u32::from(self.0)
+    }
+    fn from_bits(bits: u32) -> Option<Self> {
+        u8::try_from(bits).ok().filter(|&c| c < 9).map(Cell)
+    }
+}
+
 impl fmt::Display for Cell {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", (b'a' + self.0 % 3) as char, self.0 / 3 + 1)

@@ -13,7 +13,10 @@
 //!   first (parity), corners before the rest;
 //! * one empty: no move list at all, the flips of the last move are counted directly.
 
-use prune_search::{Counters, Score, TranspositionTable};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering::Relaxed};
+
+use prune_search::{Counters, Parallel, ParallelKind, Score, TranspositionTable};
+use rayon::prelude::*;
 
 use crate::bitboard::{flipped, legal_moves, odd_regions, CORNERS};
 use crate::{Board, Move, Square};
@@ -41,11 +44,18 @@ pub struct EndgameResult {
     pub counters: Counters,
 }
 
-/// An exact endgame solver with its transposition table (reused between solves).
+/// An exact endgame solver with its transposition table (reused between solves) and its
+/// threads.
 pub struct EndgameSolver {
     tt: TranspositionTable<Move>,
-    counters: Counters,
+    parallel: Parallel,
+    /// The worker threads of YBWC and PV splitting (built once, reused by every solve).
+    pool: Option<rayon::ThreadPool>,
 }
+
+/// Nodes with at least this many empties may be split between threads (YBWC, PV splitting):
+/// below it a subtree is too small to be worth handing out.
+pub const SPLIT_EMPTIES: u32 = 12;
 
 #[inline]
 fn final_score(p: u64, o: u64) -> i32 {
@@ -66,13 +76,66 @@ fn from_score(s: Score) -> i32 {
     }
 }
 
+/// A chain of stop flags: a search beneath a split point stops when a sibling's cutoff (or the
+/// end of the main search, for Lazy SMP helpers) sets the flag of any split point above it.
+struct Abort<'a> {
+    flag: &'a AtomicBool,
+    parent: Option<&'a Abort<'a>>,
+}
+
+/// Whether the search under `abort` must stop (its result would be thrown away).
+fn stopped(abort: Option<&Abort<'_>>) -> bool {
+    let mut link = abort;
+    while let Some(a) = link {
+        if a.flag.load(Relaxed) {
+            return true;
+        }
+        link = a.parent;
+    }
+    false
+}
+
+/// What every thread of one solve shares.
+struct Shared<'a> {
+    tt: &'a TranspositionTable<Move>,
+    /// Which nodes may split: none (sequential, Lazy SMP), PV nodes, or any.
+    split: Split,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Split {
+    Never,
+    PvNodes,
+    AnyNode,
+}
+
 impl EndgameSolver {
-    /// A solver with a transposition table of `tt_mib` MiB.
+    /// A sequential solver with a transposition table of `tt_mib` MiB.
     pub fn new(tt_mib: usize) -> Self {
+        Self::with_parallel(tt_mib, Parallel::SEQUENTIAL)
+    }
+
+    /// A solver searching with `parallel` threads and scheme (one table for all threads).
+    pub fn with_parallel(tt_mib: usize, parallel: Parallel) -> Self {
+        let pool = (parallel.is_parallel() && parallel.kind != ParallelKind::LazySmp)
+            .then(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(parallel.threads)
+                    .thread_name(|i| format!("prune-endgame-{i}"))
+                    .build()
+                    .ok()
+            })
+            .flatten();
         EndgameSolver {
             tt: TranspositionTable::new(tt_mib.max(1)),
-            counters: Counters::default(),
+            parallel,
+            pool,
         }
+    }
+
+    /// The threads and scheme.
+    pub fn parallel(&self) -> Parallel {
+        self.parallel
     }
 
     /// Forgets what earlier solves stored.
@@ -83,90 +146,230 @@ impl EndgameSolver {
     /// The exact score of `board` (side to move's view) if it lies in `(alpha, beta)`; a bound
     /// otherwise. `-64 <= alpha < beta <= 64` are disc differences; use `(-64, 64)` for the exact
     /// score and `(-1, 1)` to learn only win, draw or loss.
+    ///
+    /// With several threads the score is the same; the best move is one of the optimal moves
+    /// (not always the one a sequential search picks) and the counters add up every thread's.
     pub fn solve(&mut self, board: &Board, alpha: i32, beta: i32) -> EndgameResult {
-        self.counters = Counters::default();
         self.tt.new_search();
         let (p, o) = (board.player(), board.opponent());
         let (alpha, beta) = (alpha.clamp(-65, 64), beta.clamp(-64, 65));
+        let parallel = self.parallel;
+        let split = match (&self.pool, parallel.kind) {
+            (None, _) => Split::Never,
+            (Some(_), ParallelKind::PvSplit) => Split::PvNodes,
+            (Some(_), _) => Split::AnyNode,
+        };
+        let shared = Shared {
+            tt: &self.tt,
+            split,
+        };
+        let mut counters = Counters::default();
         let mut best_move = None;
-        let score = self.pvs(p, o, alpha, beta, true, Some(&mut best_move));
+        let score = if let Some(pool) = &self.pool {
+            pool.install(|| {
+                shared.pvs(
+                    &mut counters,
+                    None,
+                    p,
+                    o,
+                    alpha,
+                    beta,
+                    true,
+                    Root::Main(&mut best_move),
+                )
+            })
+        } else if parallel.is_parallel() {
+            shared.lazy_smp(
+                &mut counters,
+                parallel.threads,
+                p,
+                o,
+                alpha,
+                beta,
+                &mut best_move,
+            )
+        } else {
+            shared.pvs(
+                &mut counters,
+                None,
+                p,
+                o,
+                alpha,
+                beta,
+                true,
+                Root::Main(&mut best_move),
+            )
+        };
         EndgameResult {
             score,
             best_move,
-            counters: self.counters,
+            counters,
         }
+    }
+}
+
+/// What a node is to the root.
+enum Root<'a> {
+    /// Not the root.
+    No,
+    /// The root: the best move is written back here.
+    Main(&'a mut Option<Move>),
+    /// The root of a Lazy SMP helper: its moves are searched rotated by this much.
+    Helper(usize),
+}
+
+impl Root<'_> {
+    fn is_root(&self) -> bool {
+        !matches!(self, Root::No)
+    }
+}
+
+impl Shared<'_> {
+    /// Lazy SMP: `threads - 1` helpers search the root with their root moves rotated, sharing
+    /// the table with the main search, and stop when it is done.
+    #[allow(clippy::too_many_arguments)]
+    fn lazy_smp(
+        &self,
+        counters: &mut Counters,
+        threads: usize,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        best_move: &mut Option<Move>,
+    ) -> i32 {
+        let done = AtomicBool::new(false);
+        let stop = Abort {
+            flag: &done,
+            parent: None,
+        };
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..threads)
+                .map(|k| {
+                    let stop = &stop;
+                    scope.spawn(move || {
+                        let mut c = Counters::default();
+                        self.pvs(&mut c, Some(stop), p, o, alpha, beta, true, Root::Helper(k));
+                        c
+                    })
+                })
+                .collect();
+            let score = self.pvs(
+                counters,
+                None,
+                p,
+                o,
+                alpha,
+                beta,
+                true,
+                Root::Main(best_move),
+            );
+            done.store(true, Relaxed);
+            for helper in helpers {
+                *counters += helper.join().expect("a Lazy SMP helper panicked");
+            }
+            score
+        })
     }
 
     /// Principal variation search of the position `(p, o)` (side to move owns `p`); a null
-    /// window everywhere off the principal variation. At the root (`root_move` given) the
-    /// table cannot end the search and the best move is written back.
+    /// window everywhere off the principal variation. At the root the table cannot end the
+    /// search and the best move is written back. Under a set stop flag the value is meaningless
+    /// and nothing is stored.
+    #[allow(clippy::too_many_arguments)]
     fn pvs(
-        &mut self,
+        &self,
+        c: &mut Counters,
+        abort: Option<&Abort<'_>>,
         p: u64,
         o: u64,
         alpha: i32,
         beta: i32,
         pv_node: bool,
-        root_move: Option<&mut Option<Move>>,
+        root: Root<'_>,
     ) -> i32 {
         let empties = 64 - (p | o).count_ones();
-        if empties < ORDERED_EMPTIES && root_move.is_none() {
-            return self.shallow(p, o, alpha, beta, empties);
+        if empties < ORDERED_EMPTIES && !root.is_root() {
+            return shallow(c, p, o, alpha, beta, empties);
+        }
+        if stopped(abort) {
+            return 0;
         }
         let moves = legal_moves(p, o);
         if moves == 0 {
             if legal_moves(o, p) == 0 {
-                self.counters.nodes += 1;
-                self.counters.leaves += 1;
+                c.nodes += 1;
+                c.leaves += 1;
                 return final_score(p, o);
             }
             // A pass is not a node of its own: the opponent's position counts itself.
-            if let Some(best) = root_move {
-                *best = Some(Move::PASS);
-            }
-            return -self.pvs(o, p, -beta, -alpha, pv_node, None);
+            let root = match root {
+                Root::Main(best) => {
+                    *best = Some(Move::PASS);
+                    Root::No
+                }
+                _ => Root::No,
+            };
+            return -self.pvs(c, abort, o, p, -beta, -alpha, pv_node, root);
         }
-        self.counters.nodes += 1;
-        self.counters.interior += 1;
+        c.nodes += 1;
+        c.interior += 1;
         let key = Board::from_disjoint_bits(p, o).hash();
         let mut a = alpha;
-        self.counters.tt_probes += 1;
+        c.tt_probes += 1;
         let mut tt_move = None;
         if let Some(e) = self.tt.probe(key) {
-            self.counters.tt_hits += 1;
+            c.tt_hits += 1;
             let (lower, upper) = (from_score(e.lower), from_score(e.upper));
-            if root_move.is_none() && (lower >= beta || upper <= alpha || lower == upper) {
-                self.counters.tt_cutoffs += 1;
+            if !root.is_root() && (lower >= beta || upper <= alpha || lower == upper) {
+                c.tt_cutoffs += 1;
                 return if lower >= beta { lower } else { upper };
             }
-            if root_move.is_none() {
+            if !root.is_root() {
                 a = a.max(lower);
             }
             tt_move = e.best_move.and_then(Move::square).map(|s| s.index() as u32);
         }
         let mut list = MoveList::new(p, o, moves, tt_move);
+        if let Root::Helper(k) = root {
+            list.rotate(k);
+        }
         let mut best = -65;
         let mut best_sq = None;
         let mut i = 0;
+        let may_split = match self.split {
+            Split::Never => false,
+            Split::PvNodes => pv_node,
+            Split::AnyNode => true,
+        } && empties >= SPLIT_EMPTIES;
         while let Some((sq, flips)) = list.next_best() {
-            let (np, no) = (o & !flips, p | flips | (1u64 << sq));
-            let v = if i == 0 || !pv_node {
-                -self.pvs(np, no, -beta, -a, pv_node, None)
-            } else {
-                let mut v = -self.pvs(np, no, -a - 1, -a, false, None);
-                if v > a && v < beta {
-                    self.counters.re_searches += 1;
-                    v = -self.pvs(np, no, -beta, -v, true, None);
+            if i > 0 && may_split && list.len > 0 {
+                let found = self.split(c, abort, (p, o), (sq, flips), &mut list, a, beta, pv_node);
+                if stopped(abort) {
+                    return 0;
                 }
-                v
-            };
+                if let Some((v, sq, index)) = found {
+                    if v > best {
+                        best = v;
+                        best_sq = Some(sq);
+                    }
+                    if v >= beta {
+                        c.count_cutoff(index);
+                    }
+                }
+                break;
+            }
+            let v = self.child(c, abort, p, o, sq, flips, i == 0, a, beta, pv_node);
+            if stopped(abort) {
+                return 0;
+            }
             if v > best {
                 best = v;
                 best_sq = Some(sq);
                 a = a.max(v);
             }
             if v >= beta {
-                self.counters.count_cutoff(i);
+                c.count_cutoff(i);
                 break;
             }
             i += 1;
@@ -185,64 +388,168 @@ impl EndgameSolver {
             .and_then(|s| Square::new(s as u8))
             .map(Move::from_square);
         self.tt.store(key, empties, lower, upper, best_move);
-        if let Some(root) = root_move {
-            *root = best_move;
+        if let Root::Main(out) = root {
+            *out = best_move;
         }
         best
     }
 
-    /// Alpha-beta without table or sorting, for the last few empties (fail-soft).
-    fn shallow(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u32) -> i32 {
-        let empty = !(p | o);
-        if empties <= 1 {
-            self.counters.nodes += 1;
-            self.counters.leaves += 1;
-            return if empties == 0 {
-                final_score(p, o)
-            } else {
-                last_one(p, o, empty)
-            };
+    /// The value of the move `sq` (flipping `flips`) from `(p, o)`: the first move of a PV
+    /// node with the whole window, the others with a null window at `a` (re-searched at a PV
+    /// node when they land inside the window).
+    #[allow(clippy::too_many_arguments)]
+    fn child(
+        &self,
+        c: &mut Counters,
+        abort: Option<&Abort<'_>>,
+        p: u64,
+        o: u64,
+        sq: u32,
+        flips: u64,
+        first: bool,
+        a: i32,
+        beta: i32,
+        pv_node: bool,
+    ) -> i32 {
+        let (np, no) = (o & !flips, p | flips | (1u64 << sq));
+        if first || !pv_node {
+            return -self.pvs(c, abort, np, no, -beta, -a, pv_node, Root::No);
         }
-        let moves = legal_moves(p, o);
-        if moves == 0 {
-            if legal_moves(o, p) == 0 {
-                self.counters.nodes += 1;
-                self.counters.leaves += 1;
-                return final_score(p, o);
-            }
-            // A pass is not a node of its own: the opponent's position counts itself.
-            return -self.shallow(o, p, -beta, -alpha, empties);
+        let v = -self.pvs(c, abort, np, no, -a - 1, -a, false, Root::No);
+        if v > a && v < beta && !stopped(abort) {
+            c.re_searches += 1;
+            return -self.pvs(c, abort, np, no, -beta, -v, true, Root::No);
         }
-        self.counters.nodes += 1;
-        self.counters.interior += 1;
-        let odd = odd_regions(empty);
-        let mut best = -65;
-        let mut i = 0;
-        for region in [odd, !odd] {
-            for class in PRIORITY {
-                let mut todo = moves & region & class;
-                while todo != 0 {
-                    let sq = todo.trailing_zeros();
-                    todo &= todo - 1;
-                    let bit = 1u64 << sq;
-                    let flips = flipped(bit, p, o);
-                    let v = -self.shallow(o & !flips, p | flips | bit, -beta, -alpha, empties - 1);
-                    if v > best {
-                        best = v;
-                        if v > alpha {
-                            alpha = v;
-                        }
-                    }
-                    if v >= beta {
-                        self.counters.count_cutoff(i);
-                        return best;
-                    }
-                    i += 1;
+        v
+    }
+
+    /// Young brothers: the moves left after the eldest (`next` and the rest of `list`) are
+    /// searched by the pool's threads at once, each with the best alpha known when it starts;
+    /// a cutoff stops the others. Returns the best value found with its move and its index
+    /// among the brothers (`None` if every brother was stopped).
+    #[allow(clippy::too_many_arguments)]
+    fn split(
+        &self,
+        c: &mut Counters,
+        abort: Option<&Abort<'_>>,
+        (p, o): (u64, u64),
+        next: (u32, u64),
+        list: &mut MoveList,
+        a: i32,
+        beta: i32,
+        pv_node: bool,
+    ) -> Option<Brother> {
+        let mut brothers = vec![next];
+        while let Some(m) = list.next_best() {
+            brothers.push(m);
+        }
+        let cut = AtomicBool::new(false);
+        let here = Abort {
+            flag: &cut,
+            parent: abort,
+        };
+        let alpha = AtomicI32::new(a);
+        let results: Vec<(Option<Brother>, Counters)> = brothers
+            .par_iter()
+            .enumerate()
+            .map(|(index, &(sq, flips))| {
+                let mut mine = Counters::default();
+                let a = alpha.load(Relaxed);
+                if a >= beta || stopped(Some(&here)) {
+                    return (None, mine);
+                }
+                let v = self.child(
+                    &mut mine,
+                    Some(&here),
+                    p,
+                    o,
+                    sq,
+                    flips,
+                    false,
+                    a,
+                    beta,
+                    pv_node,
+                );
+                if stopped(Some(&here)) {
+                    return (None, mine);
+                }
+                if v > a {
+                    alpha.fetch_max(v, Relaxed);
+                }
+                if v >= beta {
+                    cut.store(true, Relaxed);
+                }
+                (Some((v, sq, index + 1)), mine)
+            })
+            .collect();
+        let mut best: Option<Brother> = None;
+        for (result, counters) in results {
+            *c += counters;
+            if let Some(r) = result {
+                if best.is_none_or(|b| r.0 > b.0) {
+                    best = Some(r);
                 }
             }
         }
         best
     }
+}
+
+/// A brother's value with its square and its index among the brothers (1 = the first after
+/// the eldest).
+type Brother = (i32, u32, usize);
+
+/// Alpha-beta without table or sorting, for the last few empties (fail-soft).
+fn shallow(c: &mut Counters, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u32) -> i32 {
+    let empty = !(p | o);
+    if empties <= 1 {
+        c.nodes += 1;
+        c.leaves += 1;
+        return if empties == 0 {
+            final_score(p, o)
+        } else {
+            last_one(p, o, empty)
+        };
+    }
+    let moves = legal_moves(p, o);
+    if moves == 0 {
+        if legal_moves(o, p) == 0 {
+            c.nodes += 1;
+            c.leaves += 1;
+            return final_score(p, o);
+        }
+        // A pass is not a node of its own: the opponent's position counts itself.
+        return -shallow(c, o, p, -beta, -alpha, empties);
+    }
+    c.nodes += 1;
+    c.interior += 1;
+    let odd = odd_regions(empty);
+    let mut best = -65;
+    let mut i = 0;
+    for region in [odd, !odd] {
+        for class in PRIORITY {
+            let mut todo = moves & region & class;
+            while todo != 0 {
+                let sq = todo.trailing_zeros();
+                todo &= todo - 1;
+                let bit = 1u64 << sq;
+                let flips = flipped(bit, p, o);
+                let v = -shallow(c, o & !flips, p | flips | bit, -beta, -alpha, empties - 1);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                    }
+                }
+                if v >= beta {
+                    c.count_cutoff(i);
+                    return best;
+                }
+                i += 1;
+            }
+        }
+    }
+    best
 }
 
 /// The exact score with one empty square `empty` (a single bit) left.
@@ -290,6 +597,17 @@ impl MoveList {
             list.len += 1;
         }
         list
+    }
+
+    /// Lazy SMP helpers: gives the `k % len`-th best move (by key) the first place, so that
+    /// helpers start on different root moves.
+    fn rotate(&mut self, k: usize) {
+        if self.len > 1 {
+            let mut order: Vec<usize> = (0..self.len).collect();
+            order.sort_by_key(|&i| self.moves[i].2);
+            let chosen = order[k % self.len];
+            self.moves[chosen].2 = i32::MIN;
+        }
     }
 
     /// The remaining move with the smallest key (selection: most nodes cut off after the first

@@ -30,8 +30,8 @@
 //! wrapper.
 
 use prune_search::{
-    Algorithm, Aspiration, ConfigError, Engine, Evaluator, Game, Score, SearchConfig, SearchLimits,
-    SearchResult, SearchStats, TtConfig,
+    Algorithm, Aspiration, ConfigError, Engine, Evaluator, Game, Parallel, Score, SearchConfig,
+    SearchLimits, SearchResult, SearchStats, TtConfig,
 };
 use serde::{Deserialize, Serialize};
 
@@ -99,6 +99,10 @@ pub struct SolveOptions {
     /// aspiration window to it.
     #[serde(default)]
     pub search: Option<SearchConfig>,
+    /// Threads and parallel scheme (the fast solver: YBWC, PV splitting or Lazy SMP; the
+    /// generic search: Lazy SMP, see [`Engine::with_parallel`]).
+    #[serde(default)]
+    pub parallel: Parallel,
 }
 
 impl Default for SolveOptions {
@@ -109,6 +113,7 @@ impl Default for SolveOptions {
             tt_mib: 64,
             kind: SolverKind::Fast,
             search: None,
+            parallel: Parallel::SEQUENTIAL,
         }
     }
 }
@@ -301,12 +306,15 @@ impl Solver {
         let config = Solver::config(&options);
         config.validate()?;
         let engine = match (options.kind, options.window) {
-            (SolverKind::Fast, _) => {
-                SolveEngine::Fast(Box::new(EndgameSolver::new(options.tt_mib)))
+            (SolverKind::Fast, _) => SolveEngine::Fast(Box::new(EndgameSolver::with_parallel(
+                options.tt_mib,
+                options.parallel,
+            ))),
+            (SolverKind::Generic, SolveWindow::Exact) => {
+                SolveEngine::Exact(Engine::with_parallel(config, options.parallel)?)
             }
-            (SolverKind::Generic, SolveWindow::Exact) => SolveEngine::Exact(Engine::new(config)?),
             (SolverKind::Generic, SolveWindow::WinDrawLoss) => {
-                SolveEngine::WinDrawLoss(Engine::new(config)?)
+                SolveEngine::WinDrawLoss(Engine::with_parallel(config, options.parallel)?)
             }
         };
         Ok(Solver { options, engine })

@@ -64,6 +64,15 @@ impl Square {
 #[serde(into = "String", try_from = "String")]
 pub struct Move(u8);
 
+impl prune_search::MoveBits for Move {
+    fn to_bits(self) -> u32 {
+        u32::from(self.0)
+    }
+    fn from_bits(bits: u32) -> Option<Self> {
+        u8::try_from(bits).ok().and_then(Move::new)
+    }
+}
+
 impl Move {
     /// The pass: the side to move has no legal square and hands the turn over.
     pub const PASS: Move = Move(64);

@@ -58,6 +58,7 @@ fn solver_of(kind: SolverKind, window: SolveWindow, tt_mib: usize) -> Solver {
         tt_mib,
         kind,
         search: None,
+        parallel: Default::default(),
     })
     .expect("a valid table size")
 }

@@ -2,14 +2,16 @@
 //! [`search`], the one-call entry point.
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
 use crate::algo::iterative::iterate;
 use crate::searcher::Searcher;
+use crate::TranspositionTable;
 use crate::{ConfigError, Evaluator, Game, Iteration, NoObserver, Score, SearchConfig};
-use crate::{SearchLimits, SearchObserver, SearchStats, TranspositionTable};
+use crate::{Parallel, ParallelKind, SearchLimits, SearchObserver, SearchStats};
 
 /// What a search found.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -65,18 +67,40 @@ impl From<ConfigError> for SearchError {
 pub struct Engine<G: Game> {
     config: SearchConfig,
     tt: Option<TranspositionTable<G::Move>>,
+    parallel: Parallel,
 }
 
 impl<G: Game> Engine<G> {
     /// An engine for `config`, which must pass [`SearchConfig::validate`].
     pub fn new(config: SearchConfig) -> Result<Self, ConfigError> {
+        Self::with_parallel(config, Parallel::SEQUENTIAL)
+    }
+
+    /// An engine searching with `parallel.threads` threads by Lazy SMP: helper threads search
+    /// the same root (every other one a ply deeper) and share the transposition table, and the
+    /// main thread's result is the answer. Lazy SMP shares only the table, so a configuration
+    /// without one searches on one thread. The generic search offers no other scheme
+    /// (YBWC and PV splitting are in Othello's endgame solver).
+    pub fn with_parallel(config: SearchConfig, parallel: Parallel) -> Result<Self, ConfigError> {
         config.validate()?;
+        if parallel.is_parallel() && parallel.kind != ParallelKind::LazySmp {
+            return Err(ConfigError::Incoherent(format!(
+                "the generic search runs on several threads by lazy-smp only, not {}",
+                parallel.kind
+            )));
+        }
         Ok(Engine {
             config,
             tt: config
                 .transposition_table
                 .map(|t| TranspositionTable::new(t.size_mib)),
+            parallel,
         })
+    }
+
+    /// The threads and scheme.
+    pub fn parallel(&self) -> Parallel {
+        self.parallel
     }
 
     /// The configuration.
@@ -116,15 +140,48 @@ impl<G: Game> Engine<G> {
         if let Some(tt) = &mut self.tt {
             tt.new_search();
         }
-        let mut searcher = Searcher::new(eval, self.tt.as_mut(), &self.config, limits, start);
-        Ok(iterate(
-            &mut searcher,
-            game,
-            &self.config,
-            limits,
-            observer,
-            start,
-        ))
+        let tt = self.tt.as_ref();
+        let config = self.config;
+        let helpers = match tt {
+            Some(_) => self.parallel.threads - 1,
+            None => 0,
+        };
+        if helpers == 0 {
+            let mut searcher = Searcher::new(eval, tt, &config, limits, start);
+            return Ok(iterate(
+                &mut searcher,
+                game,
+                &config,
+                limits,
+                observer,
+                start,
+            ));
+        }
+        let done = AtomicBool::new(false);
+        Ok(std::thread::scope(|scope| {
+            let handles: Vec<_> = (1..=helpers)
+                .map(|k| {
+                    let done = &done;
+                    scope.spawn(move || {
+                        let mut mine = *limits;
+                        if k % 2 == 1 {
+                            mine.depth = mine.depth.map(|d| (d + 1).min(SearchLimits::MAX_DEPTH));
+                        }
+                        let mut s = Searcher::new(eval, tt, &config, &mine, start).with_halt(done);
+                        iterate(&mut s, game, &config, &mine, &mut NoObserver, start).stats
+                    })
+                })
+                .collect();
+            let mut searcher = Searcher::new(eval, tt, &config, limits, start);
+            let mut result = iterate(&mut searcher, game, &config, limits, observer, start);
+            done.store(true, Relaxed);
+            // The totals count every thread's nodes (the per-depth rows are the main thread's).
+            for handle in handles {
+                let stats = handle.join().expect("a Lazy SMP helper panicked");
+                result.stats.total += stats.total;
+            }
+            result
+        }))
     }
 
     /// Searches `game` within `limits`.

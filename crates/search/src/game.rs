@@ -4,7 +4,7 @@
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
 
-use crate::Score;
+use crate::{MoveBits, Score};
 
 /// A two-player, zero-sum game of perfect information, seen from the side to move.
 ///
@@ -20,7 +20,8 @@ use crate::Score;
 ///   have equal hashes, so a transposition table may key on it.
 pub trait Game: Clone + Send + Sync {
     /// A move, or a pass where the rules have one.
-    type Move: Copy + Eq + Hash + Debug + Display + Send + Sync + 'static;
+    /// It has a 32-bit form ([`MoveBits`]) so that a table shared between threads can store it.
+    type Move: Copy + Eq + Hash + Debug + Display + Send + Sync + MoveBits + 'static;
 
     /// Appends the legal moves of the side to move to `moves` (which the caller has cleared).
     fn generate_moves(&self, moves: &mut Vec<Self::Move>);

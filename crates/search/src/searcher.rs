@@ -2,6 +2,7 @@
 //! transposition table, the principal-variation table, move buffers, move-ordering hints and the
 //! stop condition. The algorithms in [`crate::algo`] are functions over it.
 
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
 use crate::algo::alpha_beta::alpha_beta;
@@ -45,7 +46,7 @@ enum KillerMode {
 pub(crate) struct Searcher<'a, G: Game, E> {
     pub eval: &'a E,
     pub counters: Counters,
-    pub tt: Option<&'a mut TranspositionTable<G::Move>>,
+    pub tt: Option<&'a TranspositionTable<G::Move>>,
     /// Triangular table: `pv[ply]` is the best line found from the current node at `ply`.
     pv: Vec<Vec<G::Move>>,
     /// The line to try first from the root (the previous iteration's principal variation).
@@ -70,19 +71,21 @@ pub(crate) struct Searcher<'a, G: Game, E> {
     shallow: Option<ShallowOrdering>,
     /// Whether a shallow ordering search is running (they are not nested).
     in_shallow: bool,
-    stop: StopCondition,
+    stop: StopCondition<'a>,
 }
 
-struct StopCondition {
+struct StopCondition<'a> {
     deadline: Option<Instant>,
     node_limit: Option<u64>,
+    /// Set by another thread to stop this one (a Lazy SMP helper when the main search ends).
+    halt: Option<&'a AtomicBool>,
     stopped: bool,
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     pub fn new(
         eval: &'a E,
-        tt: Option<&'a mut TranspositionTable<G::Move>>,
+        tt: Option<&'a TranspositionTable<G::Move>>,
         config: &SearchConfig,
         limits: &SearchLimits,
         start: Instant,
@@ -113,9 +116,16 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             stop: StopCondition {
                 deadline: limits.time.map(|t| start + t),
                 node_limit: limits.nodes,
+                halt: None,
                 stopped: false,
             },
         }
+    }
+
+    /// The same searcher, stopping also when `halt` is set (checked every 1,024 nodes).
+    pub fn with_halt(mut self, halt: &'a AtomicBool) -> Self {
+        self.stop.halt = Some(halt);
+        self
     }
 
     /// Whether a node or time limit has stopped the search.
@@ -144,6 +154,9 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                 if Instant::now() >= deadline {
                     self.stop.stopped = true;
                 }
+            }
+            if self.stop.halt.is_some_and(|h| h.load(Relaxed)) {
+                self.stop.stopped = true;
             }
         }
         self.stop.stopped
@@ -178,9 +191,9 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         }
         self.counters.interior += 1;
         let mut tt_move = None;
-        if let Some(tt) = self.tt.as_deref() {
+        if let Some(tt) = self.tt {
             self.counters.tt_probes += 1;
-            if let Some(entry) = tt.probe(game.hash()).copied() {
+            if let Some(entry) = tt.probe(game.hash()) {
                 self.counters.tt_hits += 1;
                 tt_move = entry.best_move;
                 if entry.depth >= depth && ply > 0 {
@@ -233,7 +246,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         if self.stop.stopped {
             return;
         }
-        if let Some(tt) = self.tt.as_deref_mut() {
+        if let Some(tt) = self.tt {
             let (lower, upper) = match Bound::classify(value, alpha, beta) {
                 Bound::Upper => (-Score::INFINITY, value),
                 Bound::Lower => (value, Score::INFINITY),
@@ -462,7 +475,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     /// The line the table's best moves make from `game` (at most `max_len` moves).
     pub fn tt_line(&self, game: &G, first: Option<G::Move>, max_len: usize) -> Vec<G::Move> {
         let mut line = Vec::new();
-        let Some(tt) = self.tt.as_deref() else {
+        let Some(tt) = self.tt else {
             return line;
         };
         let mut pos = game.clone();

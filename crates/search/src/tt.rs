@@ -1,13 +1,51 @@
 //! [`TranspositionTable`]: a fixed-size hash table of search results, each entry a pair of
-//! bounds (lower and upper) so that it serves both PVS-style and MTD(f)-style searches.
+//! bounds (lower and upper) so that it serves both PVS-style and MTD(f)-style searches, and
+//! shared by every thread of a parallel search.
 //!
 //! Replacement scheme (one entry per slot, slot chosen by the hash): a new result replaces the
 //! slot's entry when the slot is empty, holds the same position, holds an entry from an older
 //! search (a different age), or holds a result of no greater depth. Results for the same
 //! position and depth are merged: the bounds are intersected, so two null-window searches
 //! (MTD(f)'s passes) leave both of their bounds in the table.
+//!
+//! # Sharing between threads without locks
+//!
+//! A slot is three `AtomicU64` words: the bounds, the rest (move, depth, age, flags), and a
+//! check word holding `key ^ bounds ^ rest`. Every access is a plain relaxed atomic load or
+//! store (an ordinary `mov` on x86-64, so one thread pays nothing for it), with no `unsafe`.
+//! Two threads writing the same slot at once may leave words of both writes; a reader then
+//! finds `check ^ bounds ^ rest` different from its key and treats the slot as empty, exactly as
+//! for a slot holding another position (the lockless scheme of Hyatt and Mann). A merge of
+//! bounds (read, intersect, write) may lose a concurrent writer's update: a lost table entry,
+//! never a wrong one.
+
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::Score;
+
+/// A move as 32 bits, so that a table shared between threads can keep it in an atomic word.
+pub trait MoveBits: Copy {
+    /// The move's bits.
+    fn to_bits(self) -> u32;
+    /// The move with these bits (`None` if no move has them).
+    fn from_bits(bits: u32) -> Option<Self>;
+}
+
+macro_rules! move_bits_for_integers {
+    ($($t:ty),*) => {$(
+        impl MoveBits for $t {
+            fn to_bits(self) -> u32 {
+                self as u32
+            }
+            fn from_bits(bits: u32) -> Option<Self> {
+                <$t>::try_from(bits).ok()
+            }
+        }
+    )*};
+}
+
+move_bits_for_integers!(u8, u16, u32, usize);
 
 /// What the table knows about one position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,26 +64,88 @@ pub struct TtEntry<M> {
     pub age: u8,
 }
 
-/// A transposition table of a fixed number of entries.
-#[derive(Clone, Debug)]
-pub struct TranspositionTable<M> {
-    slots: Vec<Option<TtEntry<M>>>,
-    age: u8,
+/// The largest depth stored as such; deeper ones (and [`u32::MAX`], "exhaustive") saturate to
+/// this, which still compares as deeper than any real search depth.
+const MAX_STORED_DEPTH: u32 = u16::MAX as u32;
+
+/// Flags of the `rest` word.
+const OCCUPIED: u64 = 1;
+const HAS_MOVE: u64 = 2;
+
+/// One slot: three words (see the module documentation).
+#[derive(Debug, Default)]
+struct Slot {
+    check: AtomicU64,
+    bounds: AtomicU64,
+    rest: AtomicU64,
 }
 
-impl<M: Copy> TranspositionTable<M> {
+/// The words of an entry.
+fn encode<M: MoveBits>(e: &TtEntry<M>) -> (u64, u64) {
+    let bounds = (u64::from(e.lower.raw() as u32) << 32) | u64::from(e.upper.raw() as u32);
+    let (mv, has) = match e.best_move {
+        Some(m) => (u64::from(m.to_bits()), HAS_MOVE),
+        None => (0, 0),
+    };
+    let depth = u64::from(e.depth.min(MAX_STORED_DEPTH));
+    let rest = (mv << 32) | (depth << 16) | (u64::from(e.age) << 8) | has | OCCUPIED;
+    (bounds, rest)
+}
+
+/// The entry of words `bounds` and `rest` for `key`.
+fn decode<M: MoveBits>(key: u64, bounds: u64, rest: u64) -> TtEntry<M> {
+    let depth = ((rest >> 16) & 0xffff) as u32;
+    TtEntry {
+        key,
+        depth: if depth == MAX_STORED_DEPTH {
+            u32::MAX
+        } else {
+            depth
+        },
+        lower: Score::from_raw((bounds >> 32) as u32 as i32),
+        upper: Score::from_raw(bounds as u32 as i32),
+        best_move: if rest & HAS_MOVE != 0 {
+            M::from_bits((rest >> 32) as u32)
+        } else {
+            None
+        },
+        age: (rest >> 8) as u8,
+    }
+}
+
+impl Clone for Slot {
+    fn clone(&self) -> Self {
+        let word = |w: &AtomicU64| AtomicU64::new(w.load(Relaxed));
+        Slot {
+            check: word(&self.check),
+            bounds: word(&self.bounds),
+            rest: word(&self.rest),
+        }
+    }
+}
+
+/// A transposition table of a fixed number of entries, shareable between threads (`&self`
+/// probes and stores).
+#[derive(Clone, Debug)]
+pub struct TranspositionTable<M> {
+    slots: Box<[Slot]>,
+    age: u8,
+    moves: PhantomData<fn() -> M>,
+}
+
+impl<M: MoveBits> TranspositionTable<M> {
     /// A table of about `size_mib` MiB (at least one entry).
     pub fn new(size_mib: usize) -> Self {
         let bytes = size_mib.saturating_mul(1 << 20);
-        let len = (bytes / std::mem::size_of::<Option<TtEntry<M>>>()).max(1);
-        Self::with_entries(len)
+        Self::with_entries(bytes / std::mem::size_of::<Slot>())
     }
 
     /// A table of exactly `len` entries (at least one).
     pub fn with_entries(len: usize) -> Self {
         TranspositionTable {
-            slots: vec![None; len.max(1)],
+            slots: (0..len.max(1)).map(|_| Slot::default()).collect(),
             age: 0,
+            moves: PhantomData,
         }
     }
 
@@ -66,31 +166,29 @@ impl<M: Copy> TranspositionTable<M> {
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        self.slots.iter_mut().for_each(|s| *s = None);
+        for slot in self.slots.iter_mut() {
+            *slot = Slot::default();
+        }
     }
 
-    fn index(&self, key: u64) -> usize {
-        ((u128::from(key) * self.slots.len() as u128) >> 64) as usize
+    fn slot(&self, key: u64) -> &Slot {
+        &self.slots[((u128::from(key) * self.slots.len() as u128) >> 64) as usize]
     }
 
-    /// The entry for the position with hash `key`, if the table holds one.
-    pub fn probe(&self, key: u64) -> Option<&TtEntry<M>> {
-        self.slots[self.index(key)]
-            .as_ref()
-            .filter(|e| e.key == key)
+    /// The entry for the position with hash `key`, if the table holds one (and no concurrent
+    /// write tore it).
+    pub fn probe(&self, key: u64) -> Option<TtEntry<M>> {
+        let slot = self.slot(key);
+        let bounds = slot.bounds.load(Relaxed);
+        let rest = slot.rest.load(Relaxed);
+        let check = slot.check.load(Relaxed);
+        (rest & OCCUPIED != 0 && check ^ bounds ^ rest == key).then(|| decode(key, bounds, rest))
     }
 
     /// Records the result of a search of depth `depth` that found `lower <= value <= upper`.
-    pub fn store(
-        &mut self,
-        key: u64,
-        depth: u32,
-        lower: Score,
-        upper: Score,
-        best_move: Option<M>,
-    ) {
+    pub fn store(&self, key: u64, depth: u32, lower: Score, upper: Score, best_move: Option<M>) {
         let age = self.age;
-        let i = self.index(key);
+        let slot = self.slot(key);
         let fresh = TtEntry {
             key,
             depth,
@@ -99,28 +197,42 @@ impl<M: Copy> TranspositionTable<M> {
             best_move,
             age,
         };
-        let slot = &mut self.slots[i];
-        match slot {
-            Some(old) if old.key == key && old.depth == depth => {
+        let stored = depth.min(MAX_STORED_DEPTH);
+        let entry = match self.probe(key) {
+            Some(old) if old.depth.min(MAX_STORED_DEPTH) == stored => {
                 let (lo, up) = (old.lower.max(lower), old.upper.min(upper));
-                if lo <= up {
-                    old.lower = lo;
-                    old.upper = up;
-                } else {
-                    old.lower = lower;
-                    old.upper = upper;
+                let (lower, upper) = if lo <= up { (lo, up) } else { (lower, upper) };
+                TtEntry {
+                    lower,
+                    upper,
+                    best_move: best_move.or(old.best_move),
+                    ..fresh
                 }
-                old.best_move = best_move.or(old.best_move);
-                old.age = age;
             }
-            Some(old) if old.key == key && old.depth > depth && old.age == age => {
-                // A deeper result for the same position is worth more; keep it, but refresh
-                // the move if it had none.
-                old.best_move = old.best_move.or(best_move);
+            // A deeper result for the same position is worth more; keep it, but give it the
+            // move if it had none.
+            Some(old) if old.depth > depth && old.age == age => {
+                if old.best_move.is_some() || best_move.is_none() {
+                    return;
+                }
+                TtEntry { best_move, ..old }
             }
-            Some(old) if old.key != key && old.age == age && old.depth > depth => {}
-            _ => *slot = Some(fresh),
-        }
+            Some(_) => fresh,
+            None => {
+                // Another position (or nothing): keep it if it is deeper and of this search.
+                let rest = slot.rest.load(Relaxed);
+                let other_depth = ((rest >> 16) & 0xffff) as u32;
+                let other_age = (rest >> 8) as u8;
+                if rest & OCCUPIED != 0 && other_age == age && other_depth > stored {
+                    return;
+                }
+                fresh
+            }
+        };
+        let (bounds, rest) = encode(&entry);
+        slot.bounds.store(bounds, Relaxed);
+        slot.rest.store(rest, Relaxed);
+        slot.check.store(key ^ bounds ^ rest, Relaxed);
     }
 }
 
@@ -134,7 +246,7 @@ mod tests {
 
     #[test]
     fn bounds_of_one_depth_merge() {
-        let mut tt = TranspositionTable::<u8>::with_entries(64);
+        let tt = TranspositionTable::<u8>::with_entries(64);
         tt.store(42, 3, s(5), Score::INFINITY, Some(1));
         tt.store(42, 3, -Score::INFINITY, s(9), None);
         let e = tt.probe(42).unwrap();
@@ -159,8 +271,70 @@ mod tests {
     }
 
     #[test]
+    fn entries_round_trip_through_the_words() {
+        let tt = TranspositionTable::<u32>::with_entries(8);
+        for (key, depth, lo, up, mv) in [
+            (0u64, 0u32, -Score::INFINITY, Score::INFINITY, None),
+            (
+                7,
+                u32::MAX,
+                Score::exact(-64),
+                Score::exact(-64),
+                Some(u32::MAX),
+            ),
+            (u64::MAX, 40, s(-999_999), s(999_999), Some(0)),
+        ] {
+            tt.store(key, depth, lo, up, mv);
+            let e = tt.probe(key).unwrap();
+            assert_eq!(
+                (e.depth, e.lower, e.upper, e.best_move),
+                (depth, lo, up, mv)
+            );
+        }
+        let empty = TranspositionTable::<u32>::with_entries(4);
+        assert!(
+            empty.probe(0).is_none(),
+            "an empty slot matches no key, not even 0"
+        );
+    }
+
+    #[test]
     fn size_in_mib_gives_many_entries() {
         let tt = TranspositionTable::<u8>::new(1);
-        assert!(tt.len() > 10_000, "{}", tt.len());
+        assert!(tt.len() > 40_000, "{}", tt.len());
+    }
+
+    /// Threads hammer a tiny table with entries whose bounds are a function of the key; every
+    /// probe must return either nothing or a consistent entry (never a torn mix).
+    #[test]
+    fn concurrent_writers_never_produce_a_torn_entry() {
+        let tt = TranspositionTable::<u32>::with_entries(4);
+        let value = |key: u64| (key % 1000) as i32;
+        std::thread::scope(|scope| {
+            for t in 0..4u64 {
+                let tt = &tt;
+                scope.spawn(move || {
+                    for i in 0..200_000u64 {
+                        let key = (i * 4 + t).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                        let v = value(key);
+                        tt.store(key, (key % 7) as u32, s(v), s(v), Some(v as u32));
+                        let probe = key ^ 0x5555;
+                        if let Some(e) = tt.probe(probe) {
+                            let v = value(probe);
+                            assert_eq!(
+                                (e.lower, e.upper, e.best_move),
+                                (s(v), s(v), Some(v as u32))
+                            );
+                        }
+                        if let Some(e) = tt.probe(key) {
+                            assert_eq!(
+                                (e.lower, e.upper, e.best_move),
+                                (s(v), s(v), Some(v as u32))
+                            );
+                        }
+                    }
+                });
+            }
+        });
     }
 }

@@ -2,10 +2,10 @@
 
 use prune_search::{Algorithm, Aspiration, Killers, SearchConfig, ShallowOrdering, TtConfig};
 
-use super::{depths, depths_setting, jobs_setting, positions_setting, ratio, search_othello};
-use super::{Run, NEGA_ALPHA};
-use crate::{run_tasks, Cell, LabError, LabOptions, Legend, Plot, PositionSet, Progress, Report};
+use super::{depths, depths_setting, jobs_setting, position_set, positions_setting, ratio};
+use super::{search_othello, Grid, NEGA_ALPHA};
 use crate::{thousands, Series, Table, XAxis};
+use crate::{Cell, LabError, LabOptions, Legend, Plot, Progress, Report};
 
 /// The transposition table's size, in MiB.
 const TT_MIB: usize = 16;
@@ -119,17 +119,8 @@ fn configs() -> Vec<Config> {
     out
 }
 
-struct Task {
-    depth: u32,
-    config: usize,
-    position: usize,
-}
-
 pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Report, LabError> {
-    let set = options
-        .positions
-        .clone()
-        .unwrap_or_else(PositionSet::ffo_40_59);
+    let set = position_set(options);
     let depths = depths(options, 8..=8, 30)?;
     let configs = configs();
     for c in &configs {
@@ -137,44 +128,24 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
             .validate()
             .map_err(|e| LabError::Usage(format!("ablation config {}: {e}", c.name)))?;
     }
-    let mut tasks = Vec::new();
-    for &depth in depths.iter().rev() {
-        for config in 0..configs.len() {
-            for position in 0..set.positions.len() {
-                tasks.push(Task {
-                    depth,
-                    config,
-                    position,
-                });
-            }
-        }
-    }
-    progress.start("searches", tasks.len() as u64);
-    let runs = run_tasks(
-        &tasks,
-        options.jobs(),
+    let results = Grid::new(&depths, configs.len(), set.positions.len()).run(
+        "searches",
+        options,
         progress,
-        |t| {
-            format!(
-                "{} {} depth {}",
-                configs[t.config].name, set.positions[t.position].name, t.depth
-            )
+        |j| {
+            let position = &set.positions[j.item].name;
+            format!("{} {position} depth {}", configs[j.config].name, j.depth)
         },
-        |t| {
+        |j| {
             search_othello(
-                &set.positions[t.position].position,
-                &configs[t.config].config,
-                t.depth,
+                &set.positions[j.item].position,
+                &configs[j.config].config,
+                j.depth,
             )
         },
     );
     let total = |depth: u32, config: usize| -> (u64, f64) {
-        let mine: Vec<&Run> = tasks
-            .iter()
-            .zip(&runs)
-            .filter(|(t, _)| t.depth == depth && t.config == config)
-            .map(|(_, r)| r)
-            .collect();
+        let mine = results.of(depth, config);
         (
             mine.iter().map(|r| r.counters.nodes).sum(),
             mine.iter().map(|r| r.time.as_secs_f64()).sum(),
@@ -336,12 +307,12 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
         ],
     );
     raw.in_markdown = false;
-    for (t, run) in tasks.iter().zip(&runs) {
+    for (j, run) in results.iter() {
         raw.push(vec![
-            Cell::Count(u64::from(t.depth)),
-            Cell::text(configs[t.config].kind),
-            Cell::text(&configs[t.config].name),
-            Cell::text(&set.positions[t.position].name),
+            Cell::Count(u64::from(j.depth)),
+            Cell::text(configs[j.config].kind),
+            Cell::text(&configs[j.config].name),
+            Cell::text(&set.positions[j.item].name),
             Cell::Count(run.counters.nodes),
             Cell::real(run.time.as_secs_f64(), 4),
             Cell::Int(i64::from(run.score.raw())),

@@ -2,22 +2,13 @@
 
 use prune_search::{Algorithm, SearchConfig};
 
-use super::{depths, depths_setting, effective_branching, jobs_setting, positions_setting};
-use super::{presets, ratio, search_othello, Run};
-use crate::{run_tasks, Cell, LabError, LabOptions, Legend, Plot, PositionSet, Progress, Report};
+use super::{depths, depths_setting, effective_branching, jobs_setting, position_set};
+use super::{positions_setting, presets, presets_setting, ratio, search_othello, Grid};
+use crate::{Cell, LabError, LabOptions, Legend, Plot, Progress, Report};
 use crate::{Series, Table, XAxis};
 
-struct Task {
-    depth: u32,
-    config: usize,
-    position: usize,
-}
-
 pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Report, LabError> {
-    let set = options
-        .positions
-        .clone()
-        .unwrap_or_else(PositionSet::ffo_40_59);
+    let set = position_set(options);
     let depths = depths(options, 6..=6, 30)?;
     let presets = presets(options, &["plain"])?;
     // Every (preset, algorithm) that fits together; the rest are reported as not applicable.
@@ -31,46 +22,23 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
             }
         }
     }
-    let mut tasks = Vec::new();
-    for &depth in depths.iter().rev() {
-        for config in 0..configs.len() {
-            for position in 0..set.positions.len() {
-                tasks.push(Task {
-                    depth,
-                    config,
-                    position,
-                });
-            }
-        }
-    }
-    progress.start("searches", tasks.len() as u64);
-    let runs = run_tasks(
-        &tasks,
-        options.jobs(),
+    let results = Grid::new(&depths, configs.len(), set.positions.len()).run(
+        "searches",
+        options,
         progress,
-        |t| {
-            let (preset, algorithm, _) = &configs[t.config];
-            format!(
-                "{preset} {algorithm} {} depth {}",
-                set.positions[t.position].name, t.depth
-            )
+        |j| {
+            let (preset, algorithm, _) = &configs[j.config];
+            let position = &set.positions[j.item].name;
+            format!("{preset} {algorithm} {position} depth {}", j.depth)
         },
-        |t| {
+        |j| {
             search_othello(
-                &set.positions[t.position].position,
-                &configs[t.config].2,
-                t.depth,
+                &set.positions[j.item].position,
+                &configs[j.config].2,
+                j.depth,
             )
         },
     );
-    let runs_of = |depth: u32, config: usize| -> Vec<&Run> {
-        tasks
-            .iter()
-            .zip(&runs)
-            .filter(|(t, _)| t.depth == depth && t.config == config)
-            .map(|(_, r)| r)
-            .collect()
-    };
 
     let mut table = Table::new(
         "algorithms",
@@ -99,21 +67,20 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
             .or(configs
                 .iter()
                 .position(|(_, a, _)| *a == Algorithm::Negamax));
-        let reference_runs = reference.map(|r| runs_of(depth, r));
-        let reference_nodes = reference_runs
-            .as_ref()
-            .map(|rs| rs.iter().map(|r| r.counters.nodes).sum::<u64>());
+        let reference_runs = reference.map(|r| results.of(depth, r));
+        let reference_nodes =
+            reference_runs.map(|rs| rs.iter().map(|r| r.counters.nodes).sum::<u64>());
         let mut points = Vec::new();
         let mut fewest: Option<(u64, usize)> = None;
         for (c, (preset, algorithm, _)) in configs.iter().enumerate() {
-            let rs = runs_of(depth, c);
+            let rs = results.of(depth, c);
             let nodes: u64 = rs.iter().map(|r| r.counters.nodes).sum();
             let secs: f64 = rs.iter().map(|r| r.time.as_secs_f64()).sum();
             let mut counters = prune_search::Counters::default();
-            for r in &rs {
+            for r in rs {
                 counters += r.counters;
             }
-            let same = reference_runs.as_ref().map(|reference| {
+            let same = reference_runs.map(|reference| {
                 rs.iter()
                     .zip(reference)
                     .filter(|(a, b)| a.score == b.score)
@@ -176,13 +143,14 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
         ],
     );
     raw.in_markdown = false;
-    for (t, run) in tasks.iter().zip(&runs) {
-        let (preset, algorithm, _) = &configs[t.config];
+    // Shallow depths first, as the experiment is usually read.
+    for (j, run) in results.iter().rev() {
+        let (preset, algorithm, _) = &configs[j.config];
         raw.push(vec![
-            Cell::Count(u64::from(t.depth)),
+            Cell::Count(u64::from(j.depth)),
             Cell::text(*preset),
             Cell::text(algorithm.name()),
-            Cell::text(&set.positions[t.position].name),
+            Cell::text(&set.positions[j.item].name),
             Cell::Count(run.counters.nodes),
             Cell::Count(run.counters.beta_cutoffs),
             Cell::Count(run.counters.first_move_cutoffs),
@@ -191,7 +159,6 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
             Cell::text(run.best_move.clone().unwrap_or_default()),
         ]);
     }
-    raw.rows.reverse();
 
     Ok(Report {
         experiment: "algorithms".into(),
@@ -205,14 +172,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
         settings: vec![
             positions_setting(&set),
             depths_setting(&depths),
-            (
-                "presets".into(),
-                presets
-                    .iter()
-                    .map(|p| format!("{} ({})", p.name, p.summary))
-                    .collect::<Vec<_>>()
-                    .join("; "),
-            ),
+            presets_setting(&presets),
             jobs_setting(options),
         ],
         findings,

@@ -6,9 +6,10 @@ use std::time::Duration;
 use prune_othello::{Move, Position};
 use prune_search::{Engine, Game, KillerIndex, Killers, SearchConfig, SearchLimits};
 
-use super::{depths, depths_setting, jobs_setting, othello_eval, presets, ratio, NEGA_ALPHA};
-use crate::{run_tasks, Cell, LabError, LabOptions, Legend, Plot, Progress, Report, Series, Table};
+use super::NEGA_ALPHA;
+use super::{depths, depths_setting, jobs_setting, othello_eval, presets, ratio, Grid};
 use crate::{thousands, XAxis};
+use crate::{Cell, LabError, LabOptions, Legend, Plot, Progress, Report, Series, Table};
 
 /// The slot counts of the published experiment.
 const DEFAULT_SLOTS: [usize; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
@@ -101,12 +102,6 @@ fn play(start: &Position, config: &SearchConfig, depth: u32) -> Played {
     game
 }
 
-struct Task {
-    depth: u32,
-    config: usize,
-    opening: usize,
-}
-
 pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Report, LabError> {
     let depths = depths(options, 6..=6, 12)?;
     let base_preset = match presets(options, &["plain"])?.as_slice() {
@@ -180,32 +175,19 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
         });
         configs.push((format!("{n} slots"), c));
     }
-    let mut tasks = Vec::new();
-    for &depth in depths.iter().rev() {
-        for config in 0..configs.len() {
-            for opening in 0..openings.len() {
-                tasks.push(Task {
-                    depth,
-                    config,
-                    opening,
-                });
-            }
-        }
-    }
-    progress.start("games", tasks.len() as u64);
-    let results = run_tasks(
-        &tasks,
-        options.jobs(),
+    let results = Grid::new(&depths, configs.len(), openings.len()).run(
+        "games",
+        options,
         progress,
-        |t| {
+        |j| {
             format!(
                 "depth {} {} game {}",
-                t.depth,
-                configs[t.config].0,
-                t.opening + 1
+                j.depth,
+                configs[j.config].0,
+                j.item + 1
             )
         },
-        |t| play(&openings[t.opening].1, &configs[t.config].1, t.depth),
+        |j| play(&openings[j.item].1, &configs[j.config].1, j.depth),
     );
 
     let mut summary = Table::new(
@@ -241,12 +223,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
     for &depth in &depths {
         let averages: Vec<(f64, f64)> = (0..configs.len())
             .map(|c| {
-                let games: Vec<&Played> = tasks
-                    .iter()
-                    .zip(&results)
-                    .filter(|(t, _)| t.depth == depth && t.config == c)
-                    .map(|(_, g)| g)
-                    .collect();
+                let games = results.of(depth, c);
                 let n = games.len() as f64;
                 let nodes = games.iter().map(|g| g.nodes as f64).sum::<f64>() / n;
                 let secs = games.iter().map(|g| g.time.as_secs_f64()).sum::<f64>() / n;
@@ -310,18 +287,18 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
          evaluation and set of games, so only the shape is comparable)."
             .into(),
     );
-    for (t, g) in tasks.iter().zip(&results) {
+    // Shallow depths first, as the experiment is usually read.
+    for (j, g) in results.iter().rev() {
         raw.push(vec![
-            Cell::Count(u64::from(t.depth)),
-            Cell::text(&configs[t.config].0),
-            Cell::text(&openings[t.opening].0),
+            Cell::Count(u64::from(j.depth)),
+            Cell::text(&configs[j.config].0),
+            Cell::text(&openings[j.item].0),
             Cell::Count(u64::from(g.moves)),
             Cell::Count(g.nodes),
             Cell::real(g.time.as_secs_f64(), 4),
             Cell::Int(i64::from(g.margin)),
         ]);
     }
-    raw.rows.reverse();
     let mut openings_table = Table::new(
         "killers-openings",
         "Where the games start",

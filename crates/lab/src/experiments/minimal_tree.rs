@@ -4,9 +4,10 @@
 use prune_games::{ChildOrder, NoisyEval, UniformTree};
 use prune_search::{Algorithm, Preset};
 
-use super::{depths, depths_setting, jobs_setting, presets, search, NEGA_ALPHA};
-use crate::{run_tasks, Cell, LabError, LabOptions, Legend, Plot, Progress, Report, Series, Table};
+use super::NEGA_ALPHA;
+use super::{depths, depths_setting, jobs_setting, preset_configs, presets, search, Grid, Job};
 use crate::{thousands, XAxis};
+use crate::{Cell, LabError, LabOptions, Legend, Plot, Progress, Report, Series, Table};
 
 /// The orderings, from perfect to worst.
 const ORDERINGS: [ChildOrder; 7] = [
@@ -24,14 +25,6 @@ const ALGORITHMS: [Algorithm; 3] = [NEGA_ALPHA, Algorithm::NegaScout, Algorithm:
 /// Worst-ordered trees keep every leaf value distinct (and so every leaf needed) up to about
 /// this many leaves (see `prune_games::uniform`).
 const MAX_LEAVES: u64 = 450_000;
-
-struct Task {
-    preset: usize,
-    algorithm: usize,
-    ordering: usize,
-    depth: u32,
-    seed: u64,
-}
 
 pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Report, LabError> {
     let width = options.width.unwrap_or(5);
@@ -57,63 +50,34 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
         )));
     }
     let presets = presets(options, &["plain"])?;
-    let configs: Vec<Vec<_>> = presets
-        .iter()
-        .map(|p| ALGORITHMS.iter().map(|&a| p.config(a)).collect())
-        .collect::<Result<_, _>>()
-        .map_err(|e| LabError::Usage(format!("--preset: {e}")))?;
+    let configs = preset_configs(&presets, &ALGORITHMS)?;
 
-    let mut tasks = Vec::new();
-    for &depth in depths.iter().rev() {
-        for preset in 0..presets.len() {
-            for algorithm in 0..ALGORITHMS.len() {
-                for ordering in 0..ORDERINGS.len() {
-                    for seed in 0..u64::from(trees) {
-                        tasks.push(Task {
-                            preset,
-                            algorithm,
-                            ordering,
-                            depth,
-                            seed,
-                        });
-                    }
-                }
-            }
-        }
-    }
-    let tree = |t: &Task| UniformTree {
+    // Item `ordering * trees + seed` is tree `seed` of an ordering.
+    let per_cell = trees as usize;
+    let tree = |j: &Job| UniformTree {
         width,
-        depth: t.depth,
-        order: ORDERINGS[t.ordering],
-        seed: t.seed,
+        depth: j.depth,
+        order: ORDERINGS[j.item / per_cell],
+        seed: (j.item % per_cell) as u64,
     };
-    progress.start("trees", tasks.len() as u64);
-    let runs = run_tasks(
-        &tasks,
-        options.jobs(),
+    let results = Grid::new(&depths, configs.len(), ORDERINGS.len() * per_cell).run(
+        "trees",
+        options,
         progress,
-        |t| format!("{} depth {}", tree(t).order, t.depth),
-        |t| {
-            let tree = tree(t);
-            let run = search(
-                &tree.root(),
-                &NoisyEval::default(),
-                &configs[t.preset][t.algorithm],
-                t.depth,
-            );
-            let correct = run.score == tree.root().true_value();
+        |j| format!("{} depth {}", tree(j).order, j.depth),
+        |j| {
+            let root = tree(j).root();
+            let run = search(&root, &NoisyEval::default(), &configs[j.config], j.depth);
+            let correct = run.score == root.true_value();
             (run, correct)
         },
     );
-    let wrong = runs.iter().filter(|(_, ok)| !ok).count();
+    let searches = results.iter().count();
+    let wrong = results.iter().filter(|(_, (_, ok))| !ok).count();
     let mean_leaves = |p: usize, a: usize, o: usize, d: u32| -> f64 {
-        let mine: Vec<u64> = tasks
-            .iter()
-            .zip(&runs)
-            .filter(|(t, _)| t.preset == p && t.algorithm == a && t.ordering == o && t.depth == d)
-            .map(|(_, (r, _))| r.counters.leaves)
-            .collect();
-        mine.iter().sum::<u64>() as f64 / mine.len().max(1) as f64
+        let cell = results.of(d, p * ALGORITHMS.len() + a);
+        let mine = &cell[o * per_cell..(o + 1) * per_cell];
+        mine.iter().map(|(r, _)| r.counters.leaves).sum::<u64>() as f64 / mine.len().max(1) as f64
     };
     let minimal = |d: u32| {
         UniformTree {
@@ -243,14 +207,11 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
         ));
     }
     findings.push(if wrong == 0 {
-        format!(
-            "Every search returned the tree's true value ({} searches).",
-            runs.len()
-        )
+        format!("Every search returned the tree's true value ({searches} searches).")
     } else {
         format!(
-            "{wrong} of {} searches returned a value other than the tree's true value: a bug.",
-            runs.len()
+            "{wrong} of {searches} searches returned a value other than the tree's true value: \
+             a bug."
         )
     });
 

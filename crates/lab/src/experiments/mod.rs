@@ -3,6 +3,7 @@
 
 mod ablation;
 mod algorithms;
+mod grid;
 mod killers;
 mod minimal_tree;
 mod nodes;
@@ -16,7 +17,8 @@ use prune_search::{
     SearchLimits,
 };
 
-use crate::{LabError, LabOptions, Progress, Report};
+use crate::{LabError, LabOptions, PositionSet, Progress, Report};
+use grid::{Grid, Job};
 
 /// An experiment of the lab: its name, what it reproduces, and what it accepts.
 #[derive(Clone, Copy, Debug)]
@@ -154,6 +156,27 @@ fn presets(options: &LabOptions, default: &[&str]) -> Result<Vec<&'static Preset
         .collect()
 }
 
+/// Every preset with every algorithm, flattened: configuration `p * algorithms.len() + a` is
+/// preset `p` with algorithm `a`.
+fn preset_configs(
+    presets: &[&Preset],
+    algorithms: &[Algorithm],
+) -> Result<Vec<SearchConfig>, LabError> {
+    presets
+        .iter()
+        .flat_map(|p| algorithms.iter().map(|&a| p.config(a)))
+        .collect::<Result<_, _>>()
+        .map_err(|e| LabError::Usage(format!("--preset: {e}")))
+}
+
+/// The positions to search: the options' or FFO #40-#59.
+fn position_set(options: &LabOptions) -> PositionSet {
+    options
+        .positions
+        .clone()
+        .unwrap_or_else(PositionSet::ffo_40_59)
+}
+
 /// Nega-alpha (fail-soft alpha-beta), the baseline of the classic experiments.
 const NEGA_ALPHA: Algorithm = Algorithm::AlphaBeta(FailMode::Soft);
 
@@ -217,7 +240,7 @@ fn effective_branching(nodes: f64, depth: u32) -> Option<f64> {
 }
 
 /// A setting line for the report: the positions used.
-fn positions_setting(set: &crate::PositionSet) -> (String, String) {
+fn positions_setting(set: &PositionSet) -> (String, String) {
     (
         "positions".into(),
         format!("{} ({} positions)", set.source, set.positions.len()),
@@ -232,6 +255,15 @@ fn depths_setting(depths: &[u32]) -> (String, String) {
         _ => String::new(),
     };
     ("depths".into(), text)
+}
+
+/// A setting line: the presets, each with its summary.
+fn presets_setting(presets: &[&Preset]) -> (String, String) {
+    let text: Vec<String> = presets
+        .iter()
+        .map(|p| format!("{} ({})", p.name, p.summary))
+        .collect();
+    ("presets".into(), text.join("; "))
 }
 
 /// A setting line: jobs, with what they do and do not change.

@@ -3,11 +3,9 @@
 
 use prune_search::{Algorithm, Preset};
 
-use super::{
-    depths, depths_setting, jobs_setting, positions_setting, presets, ratio, search_othello, Run,
-    NEGA_ALPHA,
-};
-use crate::{run_tasks, Cell, LabError, LabOptions, Legend, Plot, PositionSet, Progress, Report};
+use super::{depths, depths_setting, jobs_setting, position_set, positions_setting, presets};
+use super::{preset_configs, presets_setting, ratio, search_othello, Grid, Run, NEGA_ALPHA};
+use crate::{Cell, LabError, LabOptions, Legend, Plot, Progress, Report};
 use crate::{Series, Table, XAxis};
 
 /// The algorithms compared.
@@ -22,94 +20,53 @@ fn label(a: Algorithm) -> &'static str {
     }
 }
 
-struct Task {
-    preset: usize,
-    algorithm: usize,
-    position: usize,
-    depth: u32,
-}
-
 pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Report, LabError> {
-    let set = options
-        .positions
-        .clone()
-        .unwrap_or_else(PositionSet::ffo_40_59);
+    let set = position_set(options);
     let depths = depths(options, 2..=10, 30)?;
     let presets = presets(options, &["plain", "full"])?;
-    let configs: Vec<Vec<_>> = presets
-        .iter()
-        .map(|p| ALGORITHMS.iter().map(|&a| p.config(a)).collect())
-        .collect::<Result<_, _>>()
-        .map_err(|e| LabError::Usage(format!("--preset: {e}")))?;
-
-    let mut tasks = Vec::new();
-    for &depth in depths.iter().rev() {
-        for preset in 0..presets.len() {
-            for algorithm in 0..ALGORITHMS.len() {
-                for position in 0..set.positions.len() {
-                    tasks.push(Task {
-                        preset,
-                        algorithm,
-                        position,
-                        depth,
-                    });
-                }
-            }
-        }
-    }
-    progress.start("searches", tasks.len() as u64);
-    let runs = run_tasks(
-        &tasks,
-        options.jobs(),
+    let configs = preset_configs(&presets, &ALGORITHMS)?;
+    let results = Grid::new(&depths, configs.len(), set.positions.len()).run(
+        "searches",
+        options,
         progress,
-        |t| {
+        |j| {
             format!(
                 "{} {} {} depth {}",
-                presets[t.preset].name,
-                label(ALGORITHMS[t.algorithm]),
-                set.positions[t.position].name,
-                t.depth
+                presets[j.config / ALGORITHMS.len()].name,
+                label(ALGORITHMS[j.config % ALGORITHMS.len()]),
+                set.positions[j.item].name,
+                j.depth
             )
         },
-        |t| {
-            search_othello(
-                &set.positions[t.position].position,
-                &configs[t.preset][t.algorithm],
-                t.depth,
-            )
-        },
+        |j| search_othello(&set.positions[j.item].position, &configs[j.config], j.depth),
     );
     let find = |p: usize, a: usize, pos: usize, d: u32| -> &Run {
-        let i = tasks
-            .iter()
-            .position(|t| t.preset == p && t.algorithm == a && t.position == pos && t.depth == d)
-            .expect("every combination ran");
-        &runs[i]
+        results.get(d, p * ALGORITHMS.len() + a, pos)
     };
 
     let depth_columns: Vec<String> = depths.iter().map(|d| format!("depth {d}")).collect();
-    let columns = |lead: &[&str]| -> Vec<String> {
-        lead.iter()
-            .map(|s| s.to_string())
-            .chain(depth_columns.iter().cloned())
-            .collect()
+    let by_depth = |name: &str, title: &str, lead: &[&str]| {
+        let mut table = Table::new(name, title, lead);
+        table.columns.extend(depth_columns.iter().cloned());
+        table
     };
-    let mut totals = Table::new("nodes-totals", "Total nodes over all positions", &[]);
-    totals.columns = columns(&["preset", "algorithm"]);
-    let mut relative = Table::new(
+    let lead = ["preset", "algorithm"];
+    let mut totals = by_depth("nodes-totals", "Total nodes over all positions", &lead);
+    let mut relative = by_depth(
         "nodes-relative",
         "Total nodes relative to nega-alpha with the same preset",
-        &[],
+        &lead,
     );
-    relative.columns = columns(&["preset", "algorithm"]);
-    let mut times = Table::new("nodes-time", "Total time over all positions (seconds)", &[]);
-    times.columns = columns(&["preset", "algorithm"]);
-    let mut per_position = Table::new(
+    let mut times = by_depth(
+        "nodes-time",
+        "Total time over all positions (seconds)",
+        &lead,
+    );
+    let mut per_position = by_depth(
         "nodes-positions",
         "Nodes per position (one block per position: rows = algorithm, columns = depth)",
-        &[],
+        &["position", "preset", "algorithm"],
     );
-    per_position.columns = columns(&["position", "preset", "algorithm"]);
     let mut raw = Table::new(
         "nodes-runs",
         "Every search",
@@ -135,11 +92,9 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
     let mut findings = Vec::new();
     for (p, preset) in presets.iter().enumerate() {
         let mut series = Vec::new();
-        let total_of = |a: usize, d: u32| -> u64 {
-            (0..set.positions.len())
-                .map(|pos| find(p, a, pos, d).counters.nodes)
-                .sum()
-        };
+        let cell = |a: usize, d: u32| results.of(d, p * ALGORITHMS.len() + a);
+        let total_of =
+            |a: usize, d: u32| -> u64 { cell(a, d).iter().map(|r| r.counters.nodes).sum() };
         for (a, &algorithm) in ALGORITHMS.iter().enumerate() {
             let lead = || vec![Cell::text(preset.name), Cell::text(label(algorithm))];
             let mut row = lead();
@@ -150,9 +105,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
                 let n = total_of(a, d);
                 row.push(Cell::Count(n));
                 rel.push(Cell::maybe_real(ratio(n as f64, total_of(0, d) as f64), 3));
-                let secs: f64 = (0..set.positions.len())
-                    .map(|pos| find(p, a, pos, d).time.as_secs_f64())
-                    .sum();
+                let secs: f64 = cell(a, d).iter().map(|r| r.time.as_secs_f64()).sum();
                 time_row.push(Cell::real(secs, 2));
                 points.push((f64::from(d), n as f64));
             }
@@ -195,13 +148,14 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
             }
         }
     }
-    for (t, run) in tasks.iter().zip(&runs) {
+    // Shallow depths first, as the experiment is usually read.
+    for (j, run) in results.iter().rev() {
         let c = &run.counters;
         raw.push(vec![
-            Cell::text(presets[t.preset].name),
-            Cell::text(label(ALGORITHMS[t.algorithm])),
-            Cell::text(&set.positions[t.position].name),
-            Cell::Count(u64::from(t.depth)),
+            Cell::text(presets[j.config / ALGORITHMS.len()].name),
+            Cell::text(label(ALGORITHMS[j.config % ALGORITHMS.len()])),
+            Cell::text(&set.positions[j.item].name),
+            Cell::Count(u64::from(j.depth)),
             Cell::Count(c.nodes),
             Cell::Count(c.leaves),
             Cell::Count(c.beta_cutoffs),
@@ -213,8 +167,6 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
             Cell::text(run.best_move.clone().unwrap_or_default()),
         ]);
     }
-    // Shallow depths first, as the experiment is usually read.
-    raw.rows.reverse();
 
     Ok(Report {
         experiment: "nodes".into(),
@@ -227,14 +179,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
         settings: vec![
             positions_setting(&set),
             depths_setting(&depths),
-            (
-                "presets".into(),
-                presets
-                    .iter()
-                    .map(|p| format!("{} ({})", p.name, p.summary))
-                    .collect::<Vec<_>>()
-                    .join("; "),
-            ),
+            presets_setting(&presets),
             jobs_setting(options),
         ],
         findings,
