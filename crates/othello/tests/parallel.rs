@@ -1,0 +1,148 @@
+//! Parallel solves (YBWC, PV splitting, Lazy SMP, any thread count) give the sequential
+//! solver's exact score and a move that reaches it; many short parallel solves in a loop never
+//! crash or go wrong.
+
+use prune_othello::{builtin_suite, Position, SolveOptions, SolveWindow, Solver, SolverKind};
+use prune_search::{Game, Parallel, ParallelKind};
+
+/// A position with `empties` empty squares reached by random play from the start (the same
+/// `seed` gives the same position), not yet finished.
+fn random_endgame(seed: u64, empties: u32) -> Position {
+    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    loop {
+        let mut p = Position::START;
+        while p.empty_count() > empties && p.outcome().is_none() {
+            let moves = p.legal_moves();
+            p = Game::play(&p, moves[(next() % moves.len() as u64) as usize]);
+        }
+        if p.outcome().is_none() {
+            return p;
+        }
+    }
+}
+
+fn solver(kind: SolverKind, parallel: Parallel, window: SolveWindow) -> Solver {
+    Solver::new(SolveOptions {
+        window,
+        tt_mib: 8,
+        kind,
+        search: None,
+        parallel,
+    })
+    .expect("valid options")
+}
+
+/// Checks that `parallel`'s exact solve of `p` equals `score` and that its best move reaches
+/// it (the position after the move, solved sequentially, is worth `-score`).
+fn check(p: &Position, score: i32, parallel: Parallel, kind: SolverKind, sequential: &mut Solver) {
+    let mut s = solver(kind, parallel, SolveWindow::Exact);
+    let r = s.solve(p);
+    assert_eq!(r.score, score, "{p} with {parallel:?} ({kind:?})");
+    let mv = r
+        .best_move
+        .expect("a position that is not over has a best move");
+    let child = Game::play(p, mv);
+    let reply = if child.outcome().is_some() {
+        child.outcome().unwrap().margin().unwrap()
+    } else {
+        sequential.solve(&child).score
+    };
+    assert_eq!(
+        -reply, score,
+        "{p}: {mv} does not reach {score} ({parallel:?})"
+    );
+}
+
+#[test]
+fn every_scheme_and_thread_count_finds_the_sequential_score() {
+    let mut sequential = solver(SolverKind::Fast, Parallel::SEQUENTIAL, SolveWindow::Exact);
+    for seed in 0..12 {
+        let p = random_endgame(seed, 16 + (seed % 3) as u32);
+        let score = sequential.solve(&p).score;
+        for kind in ParallelKind::ALL {
+            for threads in [2, 3, 5] {
+                let parallel = Parallel::new(threads, kind).unwrap();
+                check(&p, score, parallel, SolverKind::Fast, &mut sequential);
+            }
+        }
+        // The generic search's Lazy SMP.
+        let lazy = Parallel::new(2, ParallelKind::LazySmp).unwrap();
+        if p.empty_count() <= 16 {
+            check(&p, score, lazy, SolverKind::Generic, &mut sequential);
+        }
+    }
+}
+
+/// FFO #40 (20 empties, +38 for the side to move: the published score) with every scheme.
+#[test]
+fn ffo_40_in_parallel() {
+    let ffo = builtin_suite("ffo-40-59").unwrap();
+    let entry = &ffo[0].entry;
+    assert_eq!(entry.best_score(), Some(38));
+    for kind in ParallelKind::ALL {
+        let mut s = solver(
+            SolverKind::Fast,
+            Parallel::new(2, kind).unwrap(),
+            SolveWindow::Exact,
+        );
+        let r = s.solve(&entry.position);
+        assert_eq!(r.score, 38, "{kind}");
+        assert!(
+            entry.best_moves().contains(&r.best_move.unwrap()),
+            "{kind}: {:?} is not among the optimal moves {:?}",
+            r.best_move,
+            entry.best_moves()
+        );
+    }
+}
+
+/// Many short solves on 4 threads, one solver reused (its table carries over), every scheme,
+/// both windows: the scores always equal the sequential solver's.
+#[test]
+fn stress_many_short_parallel_solves() {
+    let mut sequential = solver(SolverKind::Fast, Parallel::SEQUENTIAL, SolveWindow::Exact);
+    let mut wdl = solver(
+        SolverKind::Fast,
+        Parallel::SEQUENTIAL,
+        SolveWindow::WinDrawLoss,
+    );
+    for kind in ParallelKind::ALL {
+        let parallel = Parallel::new(4, kind).unwrap();
+        let mut exact = solver(SolverKind::Fast, parallel, SolveWindow::Exact);
+        let mut wdl_parallel = solver(SolverKind::Fast, parallel, SolveWindow::WinDrawLoss);
+        for seed in 0..150 {
+            let p = random_endgame(1000 + seed, 12 + (seed % 4) as u32);
+            assert_eq!(
+                exact.solve(&p).score,
+                sequential.solve(&p).score,
+                "{kind} seed {seed}"
+            );
+            assert_eq!(
+                wdl_parallel.solve(&p).score,
+                wdl.solve(&p).score,
+                "{kind} wdl seed {seed}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_generic_search_refuses_schemes_it_does_not_have() {
+    let err = Solver::new(SolveOptions {
+        window: SolveWindow::Exact,
+        tt_mib: 1,
+        kind: SolverKind::Generic,
+        search: None,
+        parallel: Parallel::new(2, ParallelKind::Ybwc).unwrap(),
+    })
+    .err()
+    .expect("ybwc is not offered by the generic search")
+    .to_string();
+    assert!(err.contains("lazy-smp"), "{err}");
+}
