@@ -44,6 +44,10 @@ pub struct LabArgs {
     /// minimal-tree: trees (seeds) per cell.
     #[arg(long)]
     pub trees: Option<u32>,
+    /// parallel: measure 1 to this many threads [default: the number of cores]. (The other
+    /// experiments search on one thread per search, so that their counts are reproducible.)
+    #[arg(long, visible_alias = "threads")]
+    pub threads_max: Option<usize>,
     /// `list` only: print the experiments as JSON.
     #[arg(long)]
     pub json: bool,
@@ -141,6 +145,7 @@ pub fn run(args: &LabArgs) -> Result<(), CliError> {
         slots: args.slots.clone(),
         width: args.width,
         trees: args.trees,
+        threads_max: args.threads_max,
     };
     let progress = Bar {
         bar: Mutex::new(None),

@@ -515,11 +515,18 @@ fn solve_with_a_preset_uses_the_generic_engine_and_its_configuration() {
 fn lab_lists_its_experiments() {
     let o = prune(&["lab", "list"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    for name in ["nodes", "killers", "ablation", "minimal-tree", "algorithms"] {
+    for name in [
+        "nodes",
+        "killers",
+        "ablation",
+        "minimal-tree",
+        "algorithms",
+        "parallel",
+    ] {
         assert!(stdout(&o).contains(name), "{name}");
     }
     let list = json(&["lab", "list", "--json"]);
-    assert_eq!(list.as_array().unwrap().len(), 5);
+    assert_eq!(list.as_array().unwrap().len(), 6);
     assert_eq!(list[0]["name"], "nodes");
 }
 
@@ -585,5 +592,65 @@ fn lab_refuses_bad_options() {
         (&["lab", "killers", "--jobs", "0"], "--jobs"),
         (&["lab", "killers", "--json"], "prune lab list"),
         (&["lab", "minimal-tree", "--width", "1"], "--width 1"),
+    ]);
+}
+
+#[test]
+fn threads_and_parallel_schemes() {
+    for scheme in ["ybwc", "pv-split", "lazy-smp"] {
+        let out = json(&[
+            "solve",
+            "ffo-40-59",
+            "--only",
+            "40",
+            "--threads",
+            "2",
+            "--parallel",
+            scheme,
+            "--json",
+        ]);
+        assert_eq!(out["positions"][0]["correct"], true, "{scheme}");
+        assert_eq!(out["positions"][0]["score"], 38, "{scheme}");
+    }
+    let out = json(&[
+        "search",
+        "--game",
+        "othello",
+        "--depth",
+        "4",
+        "--tt",
+        "4",
+        "--threads",
+        "2",
+        "--json",
+    ]);
+    assert!(out["best_move"].is_string());
+    assert_usage_errors(&[
+        (
+            &["solve", "ffo-40-59", "--only", "40", "--parallel", "abdada"],
+            "unknown parallel scheme",
+        ),
+        (
+            &["solve", "ffo-40-59", "--only", "40", "--threads", "0"],
+            "threads must be 1",
+        ),
+        (
+            &[
+                "search",
+                "--game",
+                "othello",
+                "--tt",
+                "4",
+                "--threads",
+                "2",
+                "--parallel",
+                "ybwc",
+            ],
+            "lazy-smp",
+        ),
+        (
+            &["lab", "nodes", "--threads-max", "2"],
+            "--threads-max does not apply",
+        ),
     ]);
 }

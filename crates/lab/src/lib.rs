@@ -55,6 +55,8 @@ pub struct LabOptions {
     pub width: Option<u32>,
     /// `minimal-tree`: trees (seeds) per cell.
     pub trees: Option<u32>,
+    /// `parallel`: the most threads to measure (default: the number of cores).
+    pub threads_max: Option<usize>,
 }
 
 impl LabOptions {

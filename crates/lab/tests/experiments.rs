@@ -13,6 +13,19 @@ fn ffo(n: usize) -> prune_lab::PositionSet {
     set
 }
 
+/// `n` positions of 14 empties: FFO #40, #41, ... after their first legal moves (quick to
+/// solve exactly).
+fn endgames(n: usize) -> prune_lab::PositionSet {
+    let mut set = ffo(n);
+    for p in &mut set.positions {
+        while p.position.empty_count() > 14 {
+            let moves = prune_search::Game::legal_moves(&p.position);
+            p.position = prune_search::Game::play(&p.position, moves[0]);
+        }
+    }
+    set
+}
+
 fn tiny(experiment: &str, jobs: usize) -> LabOptions {
     let mut o = LabOptions {
         jobs,
@@ -36,6 +49,11 @@ fn tiny(experiment: &str, jobs: usize) -> LabOptions {
             o.depths = Some(2..=4);
             o.width = Some(3);
             o.trees = Some(2);
+        }
+        "parallel" => {
+            o.positions = Some(endgames(3));
+            o.depths = Some(3..=3);
+            o.threads_max = Some(2);
         }
         other => panic!("no tiny settings for {other}"),
     }
@@ -234,6 +252,24 @@ fn killer_games_are_played_to_the_end() {
         column(&report, "killers-openings", "opening"),
         [Cell::text("#40"), Cell::text("#41")]
     );
+}
+
+/// Exact solves on 2 threads give one thread's scores, with every scheme.
+#[test]
+fn parallel_solves_keep_the_scores() {
+    let report = run_experiment("parallel", &tiny("parallel", 1), &NoProgress).unwrap();
+    let parts = column(&report, "parallel", "part");
+    let same = column(&report, "parallel", "same scores as 1 thread");
+    let threads = column(&report, "parallel", "threads");
+    let mut solves = 0;
+    for ((part, same), threads) in parts.iter().zip(&same).zip(&threads) {
+        if part == &Cell::text("exact solve") {
+            assert_eq!(same, &Cell::text("3/3"));
+            solves += 1;
+        }
+        assert!(threads.as_f64().unwrap() <= 2.0);
+    }
+    assert_eq!(solves, 1 + 3, "one sequential line and three schemes");
 }
 
 #[test]

@@ -7,6 +7,7 @@ mod grid;
 mod killers;
 mod minimal_tree;
 mod nodes;
+mod parallel;
 
 use std::ops::RangeInclusive;
 use std::time::Duration;
@@ -83,6 +84,15 @@ pub const EXPERIMENTS: &[ExperimentInfo] = &[
         options: &["positions", "depths", "preset"],
         run: algorithms::run,
     },
+    ExperimentInfo {
+        name: "parallel",
+        reproduces: "Speed-up and node overhead of the parallel searches against one thread, \
+                     1 to N threads: exact solves with the fast endgame solver (YBWC, PV \
+                     splitting, Lazy SMP) and fixed-depth midgame searches (Lazy SMP).",
+        defaults: "solves of FFO #40-#44, midgame depth 10 on FFO #40-#59, 1 to (cores) threads",
+        options: &["positions", "depths", "threads-max"],
+        run: parallel::run,
+    },
 ];
 
 /// Runs the experiment called `name` with `options`, reporting progress to `progress`.
@@ -112,6 +122,7 @@ fn check_options(info: &ExperimentInfo, o: &LabOptions) -> Result<(), LabError> 
         ("slots", o.slots.is_some()),
         ("width", o.width.is_some()),
         ("trees", o.trees.is_some()),
+        ("threads-max", o.threads_max.is_some()),
     ];
     for (name, is_given) in given {
         if is_given && !info.options.contains(&name) {
