@@ -5,27 +5,8 @@
 use prune_othello::{builtin_suite, Position, SolveOptions, SolveWindow, Solver, SolverKind};
 use prune_search::{Game, Parallel, ParallelKind};
 
-/// A position with `empties` empty squares reached by random play from the start (the same
-/// `seed` gives the same position), not yet finished.
-fn random_endgame(seed: u64, empties: u32) -> Position {
-    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    loop {
-        let mut p = Position::START;
-        while p.empty_count() > empties && p.outcome().is_none() {
-            let moves = p.legal_moves();
-            p = Game::play(&p, moves[(next() % moves.len() as u64) as usize]);
-        }
-        if p.outcome().is_none() {
-            return p;
-        }
-    }
-}
+mod common;
+use common::random_endgame;
 
 fn solver(kind: SolverKind, parallel: Parallel, window: SolveWindow) -> Solver {
     Solver::new(SolveOptions {

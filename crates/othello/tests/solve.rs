@@ -6,6 +6,9 @@
 use prune_othello::{builtin_suite, Move, Position, SolveOptions, SolveWindow, Solver, SolverKind};
 use prune_search::Game;
 
+mod common;
+use common::random_endgame;
+
 /// The exact value of `p` for the side to move: plain negamax to the end of the game, no
 /// pruning, no table, no ordering.
 fn negamax(p: &Position) -> i32 {
@@ -26,28 +29,6 @@ fn move_scores(p: &Position) -> Vec<(Move, i32)> {
         .into_iter()
         .map(|mv| (mv, -negamax(&Game::play(p, mv))))
         .collect()
-}
-
-/// A position with `empties` empty squares reached by random play from the start
-/// (xorshift-driven, so the same `seed` gives the same position), not yet finished.
-fn random_endgame(seed: u64, empties: u32) -> Position {
-    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    loop {
-        let mut p = Position::START;
-        while p.empty_count() > empties && p.outcome().is_none() {
-            let moves = p.legal_moves();
-            p = Game::play(&p, moves[(next() % moves.len() as u64) as usize]);
-        }
-        if p.outcome().is_none() {
-            return p;
-        }
-    }
 }
 
 const KINDS: [SolverKind; 2] = [SolverKind::Fast, SolverKind::Generic];
