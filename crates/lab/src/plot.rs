@@ -36,8 +36,6 @@ pub enum Legend {
     UpperRight,
     /// Middle right.
     MiddleRight,
-    /// Bottom right.
-    LowerRight,
 }
 
 impl Series {
@@ -246,7 +244,6 @@ where
             Legend::UpperLeft => SeriesLabelPosition::UpperLeft,
             Legend::UpperRight => SeriesLabelPosition::UpperRight,
             Legend::MiddleRight => SeriesLabelPosition::MiddleRight,
-            Legend::LowerRight => SeriesLabelPosition::LowerRight,
         })
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)

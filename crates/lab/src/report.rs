@@ -197,20 +197,6 @@ impl Table {
             .collect();
         json!({ "title": self.title, "columns": self.columns, "rows": rows })
     }
-
-    /// The cell of the first row whose cells at `key_columns` equal `key`, in `column`.
-    pub fn lookup(&self, key: &[(&str, &Cell)], column: &str) -> Option<&Cell> {
-        let index = |name: &str| self.columns.iter().position(|c| c == name);
-        let col = index(column)?;
-        let keys: Vec<(usize, &Cell)> = key
-            .iter()
-            .map(|(name, cell)| index(name).map(|i| (i, *cell)))
-            .collect::<Option<_>>()?;
-        self.rows
-            .iter()
-            .find(|row| keys.iter().all(|(i, cell)| &row[*i] == *cell))
-            .map(|row| &row[col])
-    }
 }
 
 /// What an experiment found: ready to be written as a report folder.
@@ -359,9 +345,5 @@ mod tests {
         let md = t.to_markdown();
         assert!(md.contains("| a, b | 12,345 | 0.50 |"), "{md}");
         assert!(md.contains("|---|---:|---:|"), "{md}");
-        assert_eq!(
-            t.lookup(&[("name", &Cell::text("a, b"))], "nodes"),
-            Some(&Cell::Count(12_345))
-        );
     }
 }

@@ -49,8 +49,17 @@ pub struct EndgameResult {
 pub struct EndgameSolver {
     tt: TranspositionTable<Move>,
     parallel: Parallel,
-    /// The worker threads of YBWC and PV splitting (built once, reused by every solve).
-    pool: Option<rayon::ThreadPool>,
+    threads: Threads,
+}
+
+/// How a solve uses its threads (derived from [`Parallel`] once, when the solver is built).
+enum Threads {
+    /// One thread.
+    Sequential,
+    /// YBWC or PV splitting on a pool built once and reused by every solve.
+    Split(rayon::ThreadPool, Split),
+    /// Lazy SMP with this many threads (scoped threads started per solve).
+    LazySmp(usize),
 }
 
 /// Nodes with at least this many empties may be split between threads (YBWC, PV splitting):
@@ -112,25 +121,38 @@ enum Split {
 impl EndgameSolver {
     /// A sequential solver with a transposition table of `tt_mib` MiB.
     pub fn new(tt_mib: usize) -> Self {
-        Self::with_parallel(tt_mib, Parallel::SEQUENTIAL)
-    }
-
-    /// A solver searching with `parallel` threads and scheme (one table for all threads).
-    pub fn with_parallel(tt_mib: usize, parallel: Parallel) -> Self {
-        let pool = (parallel.is_parallel() && parallel.kind != ParallelKind::LazySmp)
-            .then(|| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(parallel.threads)
-                    .thread_name(|i| format!("prune-endgame-{i}"))
-                    .build()
-                    .ok()
-            })
-            .flatten();
         EndgameSolver {
             tt: TranspositionTable::new(tt_mib.max(1)),
-            parallel,
-            pool,
+            parallel: Parallel::SEQUENTIAL,
+            threads: Threads::Sequential,
         }
+    }
+
+    /// A solver searching with `parallel` threads and scheme (one table for all threads);
+    /// fails if the system cannot start the threads.
+    pub fn with_parallel(tt_mib: usize, parallel: Parallel) -> Result<Self, String> {
+        let split = match parallel.kind {
+            ParallelKind::Ybwc => Split::AnyNode,
+            ParallelKind::PvSplit => Split::PvNodes,
+            ParallelKind::LazySmp => Split::Never,
+        };
+        let threads = match (parallel.threads, split) {
+            (1, _) => Threads::Sequential,
+            (n, Split::Never) => Threads::LazySmp(n),
+            (n, split) => {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .thread_name(|i| format!("prune-endgame-{i}"))
+                    .build()
+                    .map_err(|e| format!("could not start {n} solver threads: {e}"))?;
+                Threads::Split(pool, split)
+            }
+        };
+        Ok(EndgameSolver {
+            tt: TranspositionTable::new(tt_mib.max(1)),
+            parallel,
+            threads,
+        })
     }
 
     /// The threads and scheme.
@@ -153,11 +175,9 @@ impl EndgameSolver {
         self.tt.new_search();
         let (p, o) = (board.player(), board.opponent());
         let (alpha, beta) = (alpha.clamp(-65, 64), beta.clamp(-64, 65));
-        let parallel = self.parallel;
-        let split = match (&self.pool, parallel.kind) {
-            (None, _) => Split::Never,
-            (Some(_), ParallelKind::PvSplit) => Split::PvNodes,
-            (Some(_), _) => Split::AnyNode,
+        let split = match &self.threads {
+            Threads::Split(_, split) => *split,
+            Threads::Sequential | Threads::LazySmp(_) => Split::Never,
         };
         let shared = Shared {
             tt: &self.tt,
@@ -165,40 +185,13 @@ impl EndgameSolver {
         };
         let mut counters = Counters::default();
         let mut best_move = None;
-        let score = if let Some(pool) = &self.pool {
-            pool.install(|| {
-                shared.pvs(
-                    &mut counters,
-                    None,
-                    p,
-                    o,
-                    alpha,
-                    beta,
-                    true,
-                    Root::Main(&mut best_move),
-                )
-            })
-        } else if parallel.is_parallel() {
-            shared.lazy_smp(
-                &mut counters,
-                parallel.threads,
-                p,
-                o,
-                alpha,
-                beta,
-                &mut best_move,
-            )
-        } else {
-            shared.pvs(
-                &mut counters,
-                None,
-                p,
-                o,
-                alpha,
-                beta,
-                true,
-                Root::Main(&mut best_move),
-            )
+        let mut root = |c: &mut Counters| {
+            shared.pvs(c, None, p, o, alpha, beta, true, Root::Main(&mut best_move))
+        };
+        let score = match &self.threads {
+            Threads::Sequential => root(&mut counters),
+            Threads::Split(pool, _) => pool.install(|| root(&mut counters)),
+            Threads::LazySmp(n) => shared.lazy_smp(&mut counters, *n, (p, o), (alpha, beta), root),
         };
         EndgameResult {
             score,
@@ -226,17 +219,14 @@ impl Root<'_> {
 
 impl Shared<'_> {
     /// Lazy SMP: `threads - 1` helpers search the root with their root moves rotated, sharing
-    /// the table with the main search, and stop when it is done.
-    #[allow(clippy::too_many_arguments)]
+    /// the table with the main search (`main`), and stop when it is done.
     fn lazy_smp(
         &self,
         counters: &mut Counters,
         threads: usize,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        beta: i32,
-        best_move: &mut Option<Move>,
+        (p, o): (u64, u64),
+        (alpha, beta): (i32, i32),
+        main: impl FnOnce(&mut Counters) -> i32,
     ) -> i32 {
         let done = AtomicBool::new(false);
         let stop = Abort {
@@ -254,16 +244,7 @@ impl Shared<'_> {
                     })
                 })
                 .collect();
-            let score = self.pvs(
-                counters,
-                None,
-                p,
-                o,
-                alpha,
-                beta,
-                true,
-                Root::Main(best_move),
-            );
+            let score = main(counters);
             done.store(true, Relaxed);
             for helper in helpers {
                 *counters += helper.join().expect("a Lazy SMP helper panicked");

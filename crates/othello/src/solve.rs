@@ -306,10 +306,10 @@ impl Solver {
         let config = Solver::config(&options);
         config.validate()?;
         let engine = match (options.kind, options.window) {
-            (SolverKind::Fast, _) => SolveEngine::Fast(Box::new(EndgameSolver::with_parallel(
-                options.tt_mib,
-                options.parallel,
-            ))),
+            (SolverKind::Fast, _) => SolveEngine::Fast(Box::new(
+                EndgameSolver::with_parallel(options.tt_mib, options.parallel)
+                    .map_err(ConfigError::Invalid)?,
+            )),
             (SolverKind::Generic, SolveWindow::Exact) => {
                 SolveEngine::Exact(Engine::with_parallel(config, options.parallel)?)
             }

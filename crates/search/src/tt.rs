@@ -124,6 +124,16 @@ impl Clone for Slot {
     }
 }
 
+/// The entry `slot` holds for `key` (if its check word matches), and its `rest` word (for the
+/// replacement decision when it holds another position): each word loaded once.
+fn read<M: MoveBits>(slot: &Slot, key: u64) -> (Option<TtEntry<M>>, u64) {
+    let bounds = slot.bounds.load(Relaxed);
+    let rest = slot.rest.load(Relaxed);
+    let check = slot.check.load(Relaxed);
+    let found = rest & OCCUPIED != 0 && check ^ bounds ^ rest == key;
+    (found.then(|| decode(key, bounds, rest)), rest)
+}
+
 /// A transposition table of a fixed number of entries, shareable between threads (`&self`
 /// probes and stores).
 #[derive(Clone, Debug)]
@@ -178,11 +188,7 @@ impl<M: MoveBits> TranspositionTable<M> {
     /// The entry for the position with hash `key`, if the table holds one (and no concurrent
     /// write tore it).
     pub fn probe(&self, key: u64) -> Option<TtEntry<M>> {
-        let slot = self.slot(key);
-        let bounds = slot.bounds.load(Relaxed);
-        let rest = slot.rest.load(Relaxed);
-        let check = slot.check.load(Relaxed);
-        (rest & OCCUPIED != 0 && check ^ bounds ^ rest == key).then(|| decode(key, bounds, rest))
+        read(self.slot(key), key).0
     }
 
     /// Records the result of a search of depth `depth` that found `lower <= value <= upper`.
@@ -198,7 +204,8 @@ impl<M: MoveBits> TranspositionTable<M> {
             age,
         };
         let stored = depth.min(MAX_STORED_DEPTH);
-        let entry = match self.probe(key) {
+        let (found, rest) = read(slot, key);
+        let entry = match found {
             Some(old) if old.depth.min(MAX_STORED_DEPTH) == stored => {
                 let (lo, up) = (old.lower.max(lower), old.upper.min(upper));
                 let (lower, upper) = if lo <= up { (lo, up) } else { (lower, upper) };
@@ -220,7 +227,6 @@ impl<M: MoveBits> TranspositionTable<M> {
             Some(_) => fresh,
             None => {
                 // Another position (or nothing): keep it if it is deeper and of this search.
-                let rest = slot.rest.load(Relaxed);
                 let other_depth = ((rest >> 16) & 0xffff) as u32;
                 let other_age = (rest >> 8) as u8;
                 if rest & OCCUPIED != 0 && other_age == age && other_depth > stored {

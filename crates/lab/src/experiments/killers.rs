@@ -25,7 +25,7 @@ const OPENING_PLIES: usize = 4;
 
 /// Every distinct position after [`FIRST_MOVE`] and three more plies, in the order of
 /// generation (moves by square, a1 first), each with its moves.
-pub(super) fn all_openings() -> Vec<(String, Position)> {
+fn all_openings() -> Vec<(String, Position)> {
     let first: Move = FIRST_MOVE.parse().expect("a square");
     let start = Position::START
         .play(first)
@@ -53,9 +53,8 @@ pub(super) fn all_openings() -> Vec<(String, Position)> {
         .collect()
 }
 
-/// `count` openings spread evenly over [`all_openings`] (all of them if `count` is larger).
-fn openings(count: usize) -> Vec<(String, Position)> {
-    let all = all_openings();
+/// `count` openings spread evenly over `all` (all of them if `count` is larger).
+fn openings(all: &[(String, Position)], count: usize) -> Vec<(String, Position)> {
     let count = count.min(all.len());
     (0..count)
         .map(|i| all[i * all.len() / count].clone())
@@ -139,12 +138,13 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
     // `--games` of them, or all).
     let (openings, origin) = match &options.positions {
         None => {
-            let openings = openings(options.games.unwrap_or(DEFAULT_GAMES));
+            let all = all_openings();
+            let openings = openings(&all, options.games.unwrap_or(DEFAULT_GAMES));
             let origin = format!(
                 "Games start from {} of the {} distinct positions after {FIRST_MOVE} and three \
                  more plies, spread evenly over them in move order (listed below).",
                 openings.len(),
-                all_openings().len()
+                all.len()
             );
             (openings, origin)
         }
@@ -362,7 +362,7 @@ mod tests {
             assert!(line.starts_with("f5 "), "{line}");
             assert_eq!(p.empty_count(), 60 - 4, "{line}");
         }
-        let picked = openings(8);
+        let picked = openings(&all, 8);
         assert_eq!(picked.len(), 8);
         assert_eq!(picked[0], all[0]);
     }

@@ -25,9 +25,27 @@ struct Measure {
     score: i64,
 }
 
-/// A row of the summary: a part (solve or midgame), a scheme, a thread count, totals.
+/// What is searched.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Part {
+    /// Exact solves with the fast endgame solver.
+    Solve,
+    /// Fixed-depth searches with the generic engine.
+    Midgame,
+}
+
+impl Part {
+    fn name(self) -> &'static str {
+        match self {
+            Part::Solve => "exact solve",
+            Part::Midgame => "midgame",
+        }
+    }
+}
+
+/// A row of the summary: a part, a scheme, a thread count, totals.
 struct Line {
-    part: &'static str,
+    part: Part,
     kind: ParallelKind,
     threads: usize,
     runs: Vec<Measure>,
@@ -79,14 +97,14 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
         };
         for &kind in kinds {
             lines.push(Line {
-                part: "exact solve",
+                part: Part::Solve,
                 kind,
                 threads,
                 runs: Vec::new(),
             });
         }
         lines.push(Line {
-            part: "midgame",
+            part: Part::Midgame,
             kind: ParallelKind::LazySmp,
             threads,
             runs: Vec::new(),
@@ -95,15 +113,15 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
     let total = lines
         .iter()
         .map(|l| match l.part {
-            "exact solve" => solves.positions.len(),
-            _ => all.positions.len(),
+            Part::Solve => solves.positions.len(),
+            Part::Midgame => all.positions.len(),
         })
         .sum::<usize>();
     progress.start("searches", total as u64);
     for line in &mut lines {
         let parallel = Parallel::new(line.threads, line.kind).expect("threads checked above");
-        let label = format!("{} {} x{}", line.part, line.kind, line.threads);
-        if line.part == "exact solve" {
+        let label = format!("{} {} x{}", line.part.name(), line.kind, line.threads);
+        if line.part == Part::Solve {
             let mut solver = Solver::new(SolveOptions {
                 window: SolveWindow::Exact,
                 tt_mib: TT_MIB,
@@ -167,7 +185,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
     raw.in_markdown = false;
     let mut findings = Vec::new();
     let mut series: Vec<Series> = Vec::new();
-    for part in ["exact solve", "midgame"] {
+    for part in [Part::Solve, Part::Midgame] {
         let base = lines
             .iter()
             .find(|l| l.part == part && l.threads == 1)
@@ -182,7 +200,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
                 continue;
             }
             series.push(Series::new(
-                format!("{part}, {kind}"),
+                format!("{}, {kind}", part.name()),
                 mine.iter()
                     .map(|l| (l.threads as f64, ratio(base_secs, l.secs()).unwrap_or(0.0)))
                     .collect(),
@@ -199,7 +217,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
             let speed_up = ratio(base_secs, secs);
             let overhead = ratio(nodes as f64, base_nodes as f64);
             summary.push(vec![
-                Cell::text(part),
+                Cell::text(part.name()),
                 Cell::text(if line.threads == 1 {
                     "sequential".to_string()
                 } else {
@@ -215,8 +233,9 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
             ]);
             if line.threads > 1 {
                 findings.push(format!(
-                    "{part}, {} with {} threads: {:.2} times as fast as one thread, {:.3} times \
+                    "{}, {} with {} threads: {:.2} times as fast as one thread, {:.3} times \
                      the nodes ({same}/{} scores as one thread).",
+                    part.name(),
                     line.kind,
                     line.threads,
                     speed_up.unwrap_or(0.0),
@@ -224,10 +243,13 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
                     line.runs.len()
                 ));
             }
-            let set = if part == "exact solve" { &solves } else { &all };
+            let set = match part {
+                Part::Solve => &solves,
+                Part::Midgame => &all,
+            };
             for (m, p) in line.runs.iter().zip(&set.positions) {
                 raw.push(vec![
-                    Cell::text(part),
+                    Cell::text(part.name()),
                     Cell::text(line.kind.to_string()),
                     Cell::Count(line.threads as u64),
                     Cell::text(&p.name),
@@ -264,6 +286,10 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
             positions_setting(&all),
             depths_setting(&[depth]),
             ("threads".into(), format!("1 to {max_threads}")),
+            (
+                "jobs".into(),
+                "not used: one search at a time, so that its threads have the machine".into(),
+            ),
         ],
         findings,
         tables: vec![summary, raw],
