@@ -267,15 +267,14 @@ pub struct ParallelArgs {
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// The parallel scheme: ybwc (young brothers wait), lazy-smp (threads share only the
-    /// table) or pv-split (split principal-variation nodes only) [default: ybwc for the fast
-    /// endgame solver, lazy-smp for the generic search, which has only that one].
+    /// table) or pv-split (split principal-variation nodes only) [default: ybwc].
     #[arg(long, value_name = "SCHEME")]
     pub parallel: Option<String>,
 }
 
 impl ParallelArgs {
-    /// The threads and scheme; `default_kind` when `--parallel` is not given.
-    pub fn build(&self, default_kind: ParallelKind) -> Result<Parallel, CliError> {
+    /// The threads and scheme (YBWC when `--parallel` is not given).
+    pub fn build(&self) -> Result<Parallel, CliError> {
         let threads = match self.threads {
             Some(n) => n,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -284,7 +283,7 @@ impl ParallelArgs {
             Some(text) => text
                 .parse()
                 .map_err(|e| CliError::Usage(format!("--parallel: {e}")))?,
-            None => default_kind,
+            None => ParallelKind::Ybwc,
         };
         Parallel::new(threads, kind).map_err(|e| CliError::Usage(format!("--threads: {e}")))
     }

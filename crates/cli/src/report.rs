@@ -36,6 +36,7 @@ pub fn counter_rows(c: &Counters) -> Vec<(&'static str, String)> {
         ("tactical cutoffs", c.tactical_cutoffs),
         ("killer cutoffs", c.killer_cutoffs),
         ("ordering nodes", c.ordering_nodes),
+        ("split points", c.splits),
     ];
     rows.extend(
         ordering

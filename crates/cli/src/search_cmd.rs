@@ -6,8 +6,7 @@ use clap::Args;
 use prune_games::{GameSpec, LineEval, NoisyEval, RandomEval, TicTacToe};
 use prune_othello::{HandEval, Ordered, Position, StaticOrdering};
 use prune_search::{
-    Algorithm, Engine, Evaluator, FailMode, Game, Iteration, ParallelKind, SearchConfig,
-    SearchLimits,
+    Algorithm, Engine, Evaluator, FailMode, Game, Iteration, SearchConfig, SearchLimits,
 };
 
 use crate::config_args::{ConfigArgs, ParallelArgs};
@@ -50,7 +49,7 @@ pub struct SearchArgs {
     /// Print each iteration as it completes (tables mode).
     #[arg(long, short)]
     pub verbose: bool,
-    /// Threads (the generic search runs Lazy SMP on several).
+    /// Threads and parallel scheme.
     #[command(flatten)]
     pub parallel_args: ParallelArgs,
     // Last: the options after a flattened struct would go under its help heading.
@@ -161,7 +160,7 @@ pub fn run_game<G: Game, E: Evaluator<G>>(
     natural_depth: u32,
 ) -> Result<(), CliError> {
     let limits = args.limits(Some(natural_depth))?;
-    let parallel = args.parallel_args.build(ParallelKind::LazySmp)?;
+    let parallel = args.parallel_args.build()?;
     let mut engine = Engine::<G>::with_parallel(config, parallel)
         .map_err(|e| CliError::Usage(format!("configuration: {e}")))?;
     let verbose = args.verbose && !args.json;

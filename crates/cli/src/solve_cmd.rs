@@ -8,7 +8,7 @@ use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Color, Tabl
 use indicatif::{ProgressBar, ProgressStyle};
 use prune_othello::{builtin_suite, parse_obf_numbered, ObfEntry, BUILTIN_SUITES};
 use prune_othello::{Move, SolveOptions, SolveResult, SolveWindow, Solver, SolverKind};
-use prune_search::{Algorithm, Counters, ParallelKind};
+use prune_search::{Algorithm, Counters};
 use serde_json::{json, Value};
 
 use crate::config_args::{ConfigArgs, ParallelArgs};
@@ -83,10 +83,7 @@ impl SolveArgs {
             }
             _ => None,
         };
-        let parallel = self.parallel_args.build(match kind {
-            SolverKind::Fast => ParallelKind::Ybwc,
-            SolverKind::Generic => ParallelKind::LazySmp,
-        })?;
+        let parallel = self.parallel_args.build()?;
         Ok(SolveOptions {
             window: self.window,
             tt_mib: self.config_args.tt_mb.unwrap_or(DEFAULT_TT_MIB),

@@ -616,19 +616,24 @@ fn threads_and_parallel_schemes() {
         assert_eq!(out["positions"][0]["correct"], true, "{scheme}");
         assert_eq!(out["positions"][0]["score"], 38, "{scheme}");
     }
-    let out = json(&[
-        "search",
-        "--game",
-        "othello",
-        "--depth",
-        "4",
-        "--tt",
-        "4",
-        "--threads",
-        "2",
-        "--json",
-    ]);
-    assert!(out["best_move"].is_string());
+    for scheme in ["ybwc", "pv-split", "lazy-smp"] {
+        let out = json(&[
+            "search",
+            "--game",
+            "othello",
+            "--depth",
+            "7",
+            "--tt",
+            "4",
+            "--threads",
+            "2",
+            "--parallel",
+            scheme,
+            "--json",
+        ]);
+        assert!(out["best_move"].is_string(), "{scheme}");
+        assert_eq!(out["depth"], 7, "{scheme}");
+    }
     assert_usage_errors(&[
         (
             &["solve", "ffo-40-59", "--only", "40", "--parallel", "abdada"],
@@ -637,20 +642,6 @@ fn threads_and_parallel_schemes() {
         (
             &["solve", "ffo-40-59", "--only", "40", "--threads", "0"],
             "threads must be 1",
-        ),
-        (
-            &[
-                "search",
-                "--game",
-                "othello",
-                "--tt",
-                "4",
-                "--threads",
-                "2",
-                "--parallel",
-                "ybwc",
-            ],
-            "lazy-smp",
         ),
         (
             &["lab", "nodes", "--threads-max", "2"],

@@ -420,6 +420,7 @@ impl Shared<'_> {
         beta: i32,
         pv_node: bool,
     ) -> Option<Brother> {
+        c.splits += 1;
         let mut brothers = vec![next];
         while let Some(m) = list.next_best() {
             brothers.push(m);
@@ -430,7 +431,10 @@ impl Shared<'_> {
             parent: abort,
         };
         let alpha = AtomicI32::new(a);
-        let results: Vec<(Option<Brother>, Counters)> = brothers
+        // Each result says whether its value is more than a bound: a value at or below the
+        // alpha it was searched with only says the move is no better, so on a tie it must not
+        // displace a brother whose value was proven.
+        let results: Vec<(Option<(Brother, bool)>, Counters)> = brothers
             .par_iter()
             .enumerate()
             .map(|(index, &(sq, flips))| {
@@ -460,19 +464,20 @@ impl Shared<'_> {
                 if v >= beta {
                     cut.store(true, Relaxed);
                 }
-                (Some((v, sq, index + 1)), mine)
+                (Some(((v, sq, index + 1), v > a)), mine)
             })
             .collect();
-        let mut best: Option<Brother> = None;
+        let mut best: Option<(Brother, bool)> = None;
         for (result, counters) in results {
             *c += counters;
-            if let Some(r) = result {
-                if best.is_none_or(|b| r.0 > b.0) {
-                    best = Some(r);
+            if let Some((r, proven)) = result {
+                if best.is_none_or(|(b, b_proven)| r.0 > b.0 || (r.0 == b.0 && proven && !b_proven))
+                {
+                    best = Some((r, proven));
                 }
             }
         }
-        best
+        best.map(|(b, _)| b)
     }
 }
 

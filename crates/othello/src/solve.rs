@@ -99,8 +99,8 @@ pub struct SolveOptions {
     /// aspiration window to it.
     #[serde(default)]
     pub search: Option<SearchConfig>,
-    /// Threads and parallel scheme (the fast solver: YBWC, PV splitting or Lazy SMP; the
-    /// generic search: Lazy SMP, see [`Engine::with_parallel`]).
+    /// Threads and parallel scheme (YBWC, PV splitting or Lazy SMP, in the fast solver and in
+    /// the generic search: see [`Engine::with_parallel`]).
     #[serde(default)]
     pub parallel: Parallel,
 }

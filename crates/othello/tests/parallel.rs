@@ -52,10 +52,12 @@ fn every_scheme_and_thread_count_finds_the_sequential_score() {
                 check(&p, score, parallel, SolverKind::Fast, &mut sequential);
             }
         }
-        // The generic search's Lazy SMP.
-        let lazy = Parallel::new(2, ParallelKind::LazySmp).unwrap();
+        // The generic search, every scheme.
         if p.empty_count() <= 16 {
-            check(&p, score, lazy, SolverKind::Generic, &mut sequential);
+            for kind in ParallelKind::ALL {
+                let parallel = Parallel::new(2 + seed as usize % 2, kind).unwrap();
+                check(&p, score, parallel, SolverKind::Generic, &mut sequential);
+            }
         }
     }
 }
@@ -111,19 +113,4 @@ fn stress_many_short_parallel_solves() {
             );
         }
     }
-}
-
-#[test]
-fn the_generic_search_refuses_schemes_it_does_not_have() {
-    let err = Solver::new(SolveOptions {
-        window: SolveWindow::Exact,
-        tt_mib: 1,
-        kind: SolverKind::Generic,
-        search: None,
-        parallel: Parallel::new(2, ParallelKind::Ybwc).unwrap(),
-    })
-    .err()
-    .expect("ybwc is not offered by the generic search")
-    .to_string();
-    assert!(err.contains("lazy-smp"), "{err}");
 }

@@ -3,12 +3,13 @@
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
 use crate::algo::iterative::iterate;
-use crate::searcher::Searcher;
+use crate::searcher::{Searcher, SplitContext};
 use crate::TranspositionTable;
 use crate::{ConfigError, Evaluator, Game, Iteration, NoObserver, Score, SearchConfig};
 use crate::{Parallel, ParallelKind, SearchLimits, SearchObserver, SearchStats};
@@ -68,6 +69,8 @@ pub struct Engine<G: Game> {
     config: SearchConfig,
     tt: Option<TranspositionTable<G::Move>>,
     parallel: Parallel,
+    /// The threads that split searches run on (YBWC and PV splitting with several threads).
+    pool: Option<Arc<rayon::ThreadPool>>,
 }
 
 impl<G: Game> Engine<G> {
@@ -76,25 +79,43 @@ impl<G: Game> Engine<G> {
         Self::with_parallel(config, Parallel::SEQUENTIAL)
     }
 
-    /// An engine searching with `parallel.threads` threads by Lazy SMP: helper threads search
-    /// the same root (every other one a ply deeper) and share the transposition table, and the
-    /// main thread's result is the answer. Lazy SMP shares only the table, so a configuration
-    /// without one searches on one thread. The generic search offers no other scheme
-    /// (YBWC and PV splitting are in Othello's endgame solver).
+    /// An engine searching with `parallel.threads` threads:
+    ///
+    /// * [`ParallelKind::Ybwc`] and [`ParallelKind::PvSplit`] split the nodes of alpha-beta
+    ///   and NegaScout (and so of aspiration windows and MTD(f), which drive them) after their
+    ///   eldest move (PV splitting: only nodes on the leftmost line), on a pool of
+    ///   `parallel.threads` threads; minimax, negamax and Scout search on one thread.
+    /// * [`ParallelKind::LazySmp`]: helper threads search the same root (every other one a ply
+    ///   deeper) and share the transposition table, and the main thread's result is the
+    ///   answer. It shares only the table, so a configuration without one searches on one
+    ///   thread.
+    ///
+    /// With several threads a node limit counts every thread's nodes, to within about a
+    /// thousand nodes per thread.
     pub fn with_parallel(config: SearchConfig, parallel: Parallel) -> Result<Self, ConfigError> {
         config.validate()?;
-        if parallel.is_parallel() && parallel.kind != ParallelKind::LazySmp {
-            return Err(ConfigError::Incoherent(format!(
-                "the generic search runs on several threads by lazy-smp only, not {}",
-                parallel.kind
-            )));
-        }
+        let pool = match parallel.kind {
+            ParallelKind::Ybwc | ParallelKind::PvSplit if parallel.is_parallel() => Some(Arc::new(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(parallel.threads)
+                    .thread_name(|i| format!("prune-search-{i}"))
+                    .build()
+                    .map_err(|e| {
+                        ConfigError::Invalid(format!(
+                            "cannot start {} search threads: {e}",
+                            parallel.threads
+                        ))
+                    })?,
+            )),
+            _ => None,
+        };
         Ok(Engine {
             config,
             tt: config
                 .transposition_table
                 .map(|t| TranspositionTable::new(t.size_mib)),
             parallel,
+            pool,
         })
     }
 
@@ -142,9 +163,21 @@ impl<G: Game> Engine<G> {
         }
         let tt = self.tt.as_ref();
         let config = self.config;
-        let helpers = match tt {
-            Some(_) => self.parallel.threads - 1,
-            None => 0,
+        if let Some(pool) = &self.pool {
+            let split = SplitContext::new(pool, self.parallel.kind == ParallelKind::PvSplit);
+            let mut searcher = Searcher::new(eval, tt, &config, limits, start).with_split(&split);
+            return Ok(iterate(
+                &mut searcher,
+                game,
+                &config,
+                limits,
+                observer,
+                start,
+            ));
+        }
+        let helpers = match (tt, self.parallel.kind) {
+            (Some(_), ParallelKind::LazySmp) => self.parallel.threads - 1,
+            _ => 0,
         };
         if helpers == 0 {
             let mut searcher = Searcher::new(eval, tt, &config, limits, start);

@@ -10,8 +10,8 @@
 //!   slightly different order, sharing only the transposition table; the main thread's result
 //!   is the answer and the others stop when it is done.
 //!
-//! The drivers live with the searches that use them (Othello's endgame solver; the generic
-//! engine's Lazy SMP); every one shares one [`crate::TranspositionTable`].
+//! The generic engine ([`crate::Engine::with_parallel`]) and Othello's endgame solver each run
+//! all three; every thread shares one [`crate::TranspositionTable`].
 
 use std::fmt;
 use std::str::FromStr;

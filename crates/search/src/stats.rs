@@ -40,6 +40,9 @@ pub struct Counters {
     /// Nodes visited by shallow searches that ordered moves (included in `nodes`).
     #[serde(default)]
     pub ordering_nodes: u64,
+    /// Split points: nodes whose younger brothers were shared out among threads.
+    #[serde(default)]
+    pub splits: u64,
 }
 
 impl Counters {
@@ -66,6 +69,7 @@ impl Counters {
             tactical_cutoffs: self.tactical_cutoffs - earlier.tactical_cutoffs,
             killer_cutoffs: self.killer_cutoffs - earlier.killer_cutoffs,
             ordering_nodes: self.ordering_nodes - earlier.ordering_nodes,
+            splits: self.splits - earlier.splits,
         }
     }
 }
@@ -85,6 +89,7 @@ impl AddAssign for Counters {
         self.tactical_cutoffs += o.tactical_cutoffs;
         self.killer_cutoffs += o.killer_cutoffs;
         self.ordering_nodes += o.ordering_nodes;
+        self.splits += o.splits;
     }
 }
 

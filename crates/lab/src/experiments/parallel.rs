@@ -1,7 +1,7 @@
 //! `parallel`: speed-up and node overhead of the parallel searches against one thread, on
-//! exact endgame solves (YBWC, PV splitting, Lazy SMP in the fast solver) and on fixed-depth
-//! midgame searches (the generic engine's Lazy SMP). One search at a time, so that the threads
-//! have the machine to themselves.
+//! exact endgame solves (the fast solver) and on fixed-depth midgame searches (the generic
+//! engine), each with YBWC, PV splitting and Lazy SMP. One search at a time, so that the
+//! threads have the machine to themselves.
 
 use std::time::{Duration, Instant};
 
@@ -95,20 +95,16 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
         } else {
             &ParallelKind::ALL
         };
-        for &kind in kinds {
-            lines.push(Line {
-                part: Part::Solve,
-                kind,
-                threads,
-                runs: Vec::new(),
-            });
+        for part in [Part::Solve, Part::Midgame] {
+            for &kind in kinds {
+                lines.push(Line {
+                    part,
+                    kind,
+                    threads,
+                    runs: Vec::new(),
+                });
+            }
         }
-        lines.push(Line {
-            part: Part::Midgame,
-            kind: ParallelKind::LazySmp,
-            threads,
-            runs: Vec::new(),
-        });
     }
     let total = lines
         .iter()
@@ -269,11 +265,11 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
         experiment: "parallel".into(),
         title: "Parallel search: speed-up and node overhead".into(),
         reproduces: format!(
-            "Each parallel scheme against one thread: exact solves with the fast endgame solver \
-             (YBWC, PV splitting, Lazy SMP; a fresh {TT_MIB} MiB table shared by the threads for \
-             each position) and fixed-depth midgame searches with the generic engine (preset \
-             full, NegaScout, Lazy SMP: the generic search's scheme). Speed-up is one thread's \
-             total time over the threads' total; node overhead is their nodes over one \
+            "Each parallel scheme (YBWC, PV splitting, Lazy SMP) against one thread: exact \
+             solves with the fast endgame solver (a fresh {TT_MIB} MiB table shared by the \
+             threads for each position) and fixed-depth midgame searches with the generic \
+             engine (preset full, NegaScout, a fresh engine per position). Speed-up is one \
+             thread's total time over the threads' total; node overhead is their nodes over one \
              thread's. Exact solves must give the same scores; a midgame Lazy SMP search may \
              differ, as its helpers store deeper results the main thread then uses. Searches \
              run one at a time."

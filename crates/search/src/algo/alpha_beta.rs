@@ -1,7 +1,7 @@
 //! Alpha-beta in negamax form (nega-alpha), fail-hard or fail-soft, with an optional
 //! transposition table (which makes it the "alpha-beta with memory" that MTD(f) drives).
 
-use crate::searcher::{Node, Searcher};
+use crate::searcher::{Best, Brothers, Node, Searcher};
 use crate::{Evaluator, FailMode, Game, Score};
 
 /// The value of `game` searched `depth` plies deep with window `(alpha, beta)`.
@@ -28,11 +28,22 @@ pub(crate) fn alpha_beta<G: Game, E: Evaluator<G>>(
         Node::Interior { tt_move, mark } => (tt_move, mark),
     };
     let mut picker = s.picker(ply, depth, tt_move);
-    let mut window_low = alpha;
-    let mut best = -Score::INFINITY;
-    let mut best_move = None;
+    let mut best = Best::new(alpha);
     let mut i = 0;
     while let Some(mv) = s.next_move(&mut picker, game, ply, depth) {
+        if s.may_split(ply, depth, i) {
+            let brothers = Brothers::AlphaBeta(fail);
+            s.split(
+                game,
+                ply,
+                depth,
+                (&mut picker, mv, i),
+                beta,
+                brothers,
+                &mut best,
+            );
+            break;
+        }
         s.before_child(ply, i, mv);
         let v = -alpha_beta(
             s,
@@ -40,32 +51,24 @@ pub(crate) fn alpha_beta<G: Game, E: Evaluator<G>>(
             depth - 1,
             ply + 1,
             -beta,
-            -window_low,
+            -best.low,
             fail,
         );
         s.after_child(ply, mv);
         if s.stopped() {
             break;
         }
-        if v > best {
-            best = v;
-            best_move = Some(mv);
-            if v > window_low {
-                window_low = v;
-                s.update_pv(ply, mv);
-            }
-        }
-        if v >= beta {
-            s.cutoff(game, ply, depth, i, mv, &picker);
+        let drawn = (mv, picker.last_stage());
+        if s.record(game, ply, depth, i, drawn, v, beta, &mut best) {
             break;
         }
         i += 1;
     }
     s.give_back(ply, picker);
-    let value = clamp(best);
-    s.close(game, depth, alpha, beta, value, best_move, mark);
+    let value = clamp(best.value);
+    s.close(game, depth, alpha, beta, value, best.mv, mark);
     if ply == 0 && !s.stopped() {
-        s.root_best = best_move;
+        s.root_best = best.mv;
     }
     value
 }

@@ -3,7 +3,7 @@
 //! beats the best so far, re-searched with the window `(value, beta)` when it does. Fail-soft,
 //! with an optional transposition table.
 
-use crate::searcher::{Node, Searcher};
+use crate::searcher::{Best, Brothers, Node, Searcher};
 use crate::{Evaluator, Game, Score};
 
 /// The value of `game` searched `depth` plies deep with window `(alpha, beta)` (fail-soft).
@@ -21,26 +21,31 @@ pub(crate) fn negascout<G: Game, E: Evaluator<G>>(
         Node::Interior { tt_move, mark } => (tt_move, mark),
     };
     let mut picker = s.picker(ply, depth, tt_move);
-    let mut window_low = alpha;
-    let mut best = -Score::INFINITY;
-    let mut best_move = None;
+    let mut best = Best::new(alpha);
     let mut i = 0;
     while let Some(mv) = s.next_move(&mut picker, game, ply, depth) {
+        if s.may_split(ply, depth, i) {
+            let brothers = Brothers::NegaScout;
+            s.split(
+                game,
+                ply,
+                depth,
+                (&mut picker, mv, i),
+                beta,
+                brothers,
+                &mut best,
+            );
+            break;
+        }
         s.before_child(ply, i, mv);
         let child = game.play(mv);
+        let low = best.low;
         let v = if i == 0 {
-            -negascout(s, &child, depth - 1, ply + 1, -beta, -window_low)
+            -negascout(s, &child, depth - 1, ply + 1, -beta, -low)
         } else {
-            let mut v = -negascout(
-                s,
-                &child,
-                depth - 1,
-                ply + 1,
-                -window_low.next(),
-                -window_low,
-            );
+            let mut v = -negascout(s, &child, depth - 1, ply + 1, -low.next(), -low);
             // A child at depth 0 is a leaf: its null-window value is already exact.
-            if v > window_low && v < beta && depth > 1 && !s.stopped() {
+            if v > low && v < beta && depth > 1 && !s.stopped() {
                 s.counters.re_searches += 1;
                 v = -negascout(s, &child, depth - 1, ply + 1, -beta, -v);
             }
@@ -50,24 +55,16 @@ pub(crate) fn negascout<G: Game, E: Evaluator<G>>(
         if s.stopped() {
             break;
         }
-        if v > best {
-            best = v;
-            best_move = Some(mv);
-            if v > window_low {
-                window_low = v;
-                s.update_pv(ply, mv);
-            }
-        }
-        if v >= beta {
-            s.cutoff(game, ply, depth, i, mv, &picker);
+        let drawn = (mv, picker.last_stage());
+        if s.record(game, ply, depth, i, drawn, v, beta, &mut best) {
             break;
         }
         i += 1;
     }
     s.give_back(ply, picker);
-    s.close(game, depth, alpha, beta, best, best_move, mark);
+    s.close(game, depth, alpha, beta, best.value, best.mv, mark);
     if ply == 0 && !s.stopped() {
-        s.root_best = best_move;
+        s.root_best = best.mv;
     }
-    best
+    best.value
 }

@@ -102,7 +102,7 @@ fn test<G: Game, E: Evaluator<G>>(
         if !refuted {
             // The proving move is this node's line (a refutation, seen from the parent).
             s.update_pv(ply, mv);
-            s.cutoff(game, ply, depth, i, mv, &picker);
+            s.cutoff(game, ply, depth, i, mv, picker.last_stage());
             proved = true;
             break;
         }

@@ -3,6 +3,7 @@
 //! stop condition. The algorithms in [`crate::algo`] are functions over it.
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::algo::alpha_beta::alpha_beta;
@@ -10,6 +11,11 @@ use crate::ordering::{HistoryTable, KillerTable};
 use crate::picker::{MovePicker, Stage};
 use crate::{Bound, Counters, Evaluator, FailMode, Game, KillerIndex, Score, SearchConfig};
 use crate::{SearchLimits, ShallowOrdering, TranspositionTable};
+
+mod split;
+
+use split::Abort;
+pub(crate) use split::{Brothers, SplitContext};
 
 /// The depth stored for a table entry whose subtree reached the end of the game everywhere:
 /// its bounds hold at every depth.
@@ -72,6 +78,11 @@ pub(crate) struct Searcher<'a, G: Game, E> {
     /// Whether a shallow ordering search is running (they are not nested).
     in_shallow: bool,
     stop: StopCondition<'a>,
+    /// The parallel search this searcher takes part in (Young Brothers Wait), if any.
+    split: Option<&'a SplitContext<'a>>,
+    /// The smallest ply at which the current path leaves the leftmost line (takes a move other
+    /// than the first): the node at `ply` is on the leftmost line when this is `>= ply`.
+    sideline_from: usize,
 }
 
 struct StopCondition<'a> {
@@ -79,7 +90,32 @@ struct StopCondition<'a> {
     node_limit: Option<u64>,
     /// Set by another thread to stop this one (a Lazy SMP helper when the main search ends).
     halt: Option<&'a AtomicBool>,
+    /// In a split search: the flags of the split points this searcher works under.
+    abort: Option<Arc<Abort>>,
+    /// In a split search: nodes not yet added to the shared count.
+    pending: u32,
     stopped: bool,
+}
+
+/// The running result of a node's move loop.
+pub(crate) struct Best<M> {
+    /// The best value so far (`-INFINITY` before the first move).
+    pub value: Score,
+    /// The move that gave it.
+    pub mv: Option<M>,
+    /// The lower edge of the window the next move gets: `alpha`, raised by every better value.
+    pub low: Score,
+}
+
+impl<M> Best<M> {
+    /// Nothing searched yet, in the window `(alpha, _)`.
+    pub fn new(alpha: Score) -> Self {
+        Best {
+            value: -Score::INFINITY,
+            mv: None,
+            low: alpha,
+        }
+    }
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
@@ -117,9 +153,19 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                 deadline: limits.time.map(|t| start + t),
                 node_limit: limits.nodes,
                 halt: None,
+                abort: None,
+                pending: 0,
                 stopped: false,
             },
+            split: None,
+            sideline_from: usize::MAX,
         }
+    }
+
+    /// The same searcher, splitting nodes in the parallel search `split`.
+    pub fn with_split(mut self, split: &'a SplitContext<'a>) -> Self {
+        self.split = Some(split);
+        self
     }
 
     /// The same searcher, stopping also when `halt` is set (checked every 1,024 nodes).
@@ -142,6 +188,9 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     }
 
     fn check_limits(&mut self) -> bool {
+        if let Some(split) = self.split {
+            return self.check_shared_limits(split);
+        }
         if self
             .stop
             .node_limit
@@ -362,21 +411,20 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     /// first; at the root, a move other than the hinted one follows its refutation, if the
     /// refutation table has one.
     pub fn before_child(&mut self, ply: usize, index: usize, mv: G::Move) {
+        if self.sideline_from >= ply {
+            self.sideline_from = if index > 0 { ply } else { usize::MAX };
+        }
         if ply == 0 {
             if index == 0 && self.root_hint.first() == Some(&mv) {
                 self.line.clone_from(&self.root_hint);
                 self.following = true;
                 return;
             }
-            let refutation = self
-                .refutations
-                .as_ref()
-                .and_then(|r| r.iter().find(|(m, _)| *m == mv));
-            match refutation {
-                Some((_, line)) => {
+            match self.root_line(ply, mv) {
+                Some(refutation) => {
                     self.line.clear();
                     self.line.push(mv);
-                    self.line.extend_from_slice(line);
+                    self.line.extend_from_slice(&refutation);
                     self.following = true;
                 }
                 None => self.following = false,
@@ -384,6 +432,19 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         } else if self.following && (index > 0 || self.line.get(ply) != Some(&mv)) {
             self.following = false;
         }
+    }
+
+    /// At the root (`ply` 0), the line that refuted `mv` in an earlier pass, if the
+    /// refutation table has one.
+    fn root_line(&self, ply: usize, mv: G::Move) -> Option<Vec<G::Move>> {
+        if ply != 0 {
+            return None;
+        }
+        let refutations = self.refutations.as_ref()?;
+        refutations
+            .iter()
+            .find(|(m, _)| *m == mv)
+            .map(|(_, line)| line.clone())
     }
 
     /// Tells the searcher that the search of `mv` at `ply` is over: at the root, the refutation
@@ -427,9 +488,40 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         self.pv.first().cloned().unwrap_or_default()
     }
 
+    /// Records that `mv`, the `index`-th move searched at `ply` with `depth` plies left (drawn
+    /// at `stage`), returned `value` against `beta`: a better value becomes `best` (and, inside
+    /// the window, the principal variation goes through `mv`); a value `>= beta` is a cutoff
+    /// ([`Searcher::cutoff`]), and then this returns true.
+    #[allow(clippy::too_many_arguments)]
+    pub fn record(
+        &mut self,
+        game: &G,
+        ply: usize,
+        depth: u32,
+        index: usize,
+        (mv, stage): (G::Move, Stage),
+        value: Score,
+        beta: Score,
+        best: &mut Best<G::Move>,
+    ) -> bool {
+        if value > best.value {
+            best.value = value;
+            best.mv = Some(mv);
+            if value > best.low {
+                best.low = value;
+                self.update_pv(ply, mv);
+            }
+        }
+        if value >= beta {
+            self.cutoff(game, ply, depth, index, mv, stage);
+            return true;
+        }
+        false
+    }
+
     /// Records a beta cutoff caused by `mv`, the `index`-th move searched at `ply` with
-    /// `depth` plies left, which `picker` yielded: counts it, and teaches the killer and
-    /// history tables.
+    /// `depth` plies left, drawn at `stage`: counts it, and teaches the killer and history
+    /// tables.
     pub fn cutoff(
         &mut self,
         game: &G,
@@ -437,13 +529,13 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         depth: u32,
         index: usize,
         mv: G::Move,
-        picker: &MovePicker<G::Move>,
+        stage: Stage,
     ) {
         self.counters.beta_cutoffs += 1;
         if index == 0 {
             self.counters.first_move_cutoffs += 1;
         }
-        match picker.last_stage() {
+        match stage {
             Stage::HashMove => self.counters.hash_move_cutoffs += 1,
             Stage::Tactical => self.counters.tactical_cutoffs += 1,
             Stage::Killers => self.counters.killer_cutoffs += 1,
