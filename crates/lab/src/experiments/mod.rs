@@ -89,7 +89,7 @@ pub const EXPERIMENTS: &[ExperimentInfo] = &[
         reproduces: "Speed-up and node overhead of the parallel searches against one thread, \
                      1 to N threads: exact solves with the fast endgame solver (YBWC, PV \
                      splitting, Lazy SMP) and fixed-depth midgame searches (the same schemes).",
-        defaults: "solves of FFO #40-#44, midgame depth 10 on FFO #40-#59, 1 to (cores) threads",
+        defaults: "solves of FFO #40-#44, midgame depth 12 on FFO #40-#59, 1 to (cores) threads",
         options: &["positions", "depths", "threads-max"],
         run: parallel::run,
     },

@@ -70,7 +70,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
         solves.positions = solves.positions[DEFAULT_SOLVES].to_vec();
         solves.source = format!("{} #40-#44", all.source);
     }
-    let depth = *depths(options, 10..=10, 30)?
+    let depth = *depths(options, 12..=12, 30)?
         .last()
         .expect("depths are not empty");
     let max_threads = options
