@@ -2,7 +2,10 @@
 
 mod config_args;
 mod lab_cmd;
+mod match_cmd;
+mod nboard_cmd;
 mod perft_cmd;
+mod play_cmd;
 mod positions;
 mod presets_cmd;
 mod report;
@@ -38,6 +41,16 @@ enum Command {
     /// Run an experiment of the lab (`prune lab list` names them) and write its report:
     /// Markdown with tables and plots, CSV, JSON and SVG.
     Lab(lab_cmd::LabArgs),
+    /// Play Othello in the terminal: human against engine (either colour), engine against
+    /// engine, or two humans, with a clock; `undo`, `hint` and `quit` at any prompt.
+    Play(play_cmd::PlayArgs),
+    /// Speak the NBoard protocol on stdin/stdout, so that the NBoard GUI (or any program that
+    /// speaks it) can use prune as its engine.
+    Nboard(nboard_cmd::NboardArgs),
+    /// Play a match between two engine configurations (or against an external NBoard engine)
+    /// from a set of openings with colours alternated; report wins, draws, losses, disc margin
+    /// and the Elo difference with its error bar.
+    Match(match_cmd::MatchArgs),
 }
 
 /// An error for the user: printed as `error: ...`, exit status 2 for bad input, 1 otherwise.
@@ -57,6 +70,9 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft_cmd::run(&args),
         Command::Presets(args) => presets_cmd::run(&args),
         Command::Lab(args) => lab_cmd::run(&args),
+        Command::Play(args) => play_cmd::run(&args),
+        Command::Nboard(args) => nboard_cmd::run(&args),
+        Command::Match(args) => match_cmd::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -172,7 +172,26 @@ impl EndgameSolver {
     /// With several threads the score is the same; the best move is one of the optimal moves
     /// (not always the one a sequential search picks) and the counters add up every thread's.
     pub fn solve(&mut self, board: &Board, alpha: i32, beta: i32) -> EndgameResult {
+        let never = AtomicBool::new(false);
+        self.solve_until(board, alpha, beta, &never)
+            .expect("a solve nobody stops finishes")
+    }
+
+    /// [`EndgameSolver::solve`], given up as soon as another thread sets `stop` (checked at
+    /// every node with enough empties to matter): then `None`, and the table keeps only what
+    /// finished searches stored.
+    pub fn solve_until(
+        &mut self,
+        board: &Board,
+        alpha: i32,
+        beta: i32,
+        stop: &AtomicBool,
+    ) -> Option<EndgameResult> {
         self.tt.new_search();
+        let outside = Abort {
+            flag: stop,
+            parent: None,
+        };
         let (p, o) = (board.player(), board.opponent());
         let (alpha, beta) = (alpha.clamp(-65, 64), beta.clamp(-64, 65));
         let split = match &self.threads {
@@ -185,19 +204,34 @@ impl EndgameSolver {
         };
         let mut counters = Counters::default();
         let mut best_move = None;
+        let outside = &outside;
         let mut root = |c: &mut Counters| {
-            shared.pvs(c, None, p, o, alpha, beta, true, Root::Main(&mut best_move))
+            shared.pvs(
+                c,
+                Some(outside),
+                p,
+                o,
+                alpha,
+                beta,
+                true,
+                Root::Main(&mut best_move),
+            )
         };
         let score = match &self.threads {
             Threads::Sequential => root(&mut counters),
             Threads::Split(pool, _) => pool.install(|| root(&mut counters)),
-            Threads::LazySmp(n) => shared.lazy_smp(&mut counters, *n, (p, o), (alpha, beta), root),
+            Threads::LazySmp(n) => {
+                shared.lazy_smp(&mut counters, *n, (p, o), (alpha, beta), outside, root)
+            }
         };
-        EndgameResult {
+        if stop.load(Relaxed) {
+            return None;
+        }
+        Some(EndgameResult {
             score,
             best_move,
             counters,
-        }
+        })
     }
 }
 
@@ -226,12 +260,13 @@ impl Shared<'_> {
         threads: usize,
         (p, o): (u64, u64),
         (alpha, beta): (i32, i32),
+        outside: &Abort<'_>,
         main: impl FnOnce(&mut Counters) -> i32,
     ) -> i32 {
         let done = AtomicBool::new(false);
         let stop = Abort {
             flag: &done,
-            parent: None,
+            parent: Some(outside),
         };
         std::thread::scope(|scope| {
             let helpers: Vec<_> = (1..threads)

@@ -1,0 +1,19 @@
+//! # prune-play
+//!
+//! Playing whole games of Othello with prune's search:
+//!
+//! * [`clock`]: time controls ([`TimeControl`]: fixed time per move, a clock with increment, or
+//!   a fixed depth) and how much of the clock a move may use ([`Budget`]);
+//! * [`player`]: the [`Agent`] trait (anything that chooses moves: prune's [`EnginePlayer`],
+//!   an external engine) and the engine player itself — iterative deepening that stops in time,
+//!   and an exact endgame solve once the empties allow it within the budget;
+//! * [`record`]: a game as a start position and its moves ([`GameRecord`]).
+#![deny(missing_docs)]
+
+pub mod clock;
+pub mod player;
+pub mod record;
+
+pub use clock::{Budget, Clock, TimeControl};
+pub use player::{Agent, AgentError, EnginePlayer, PlayerOptions, Thought};
+pub use record::{GameRecord, RecordError};

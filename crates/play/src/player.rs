@@ -1,0 +1,320 @@
+//! [`Agent`]: anything that chooses moves in a game; [`EnginePlayer`]: prune's own engine, with
+//! time management.
+
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use prune_othello::endgame::EndgameSolver;
+use prune_othello::{HandEval, Move, Ordered, Position, StaticOrdering};
+use prune_search::{Algorithm, ConfigError, Engine, Game, Parallel, Preset, Score};
+use prune_search::{SearchConfig, SearchLimits};
+
+use crate::{Budget, GameRecord};
+
+/// What an agent decided, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Thought {
+    /// The move to play.
+    pub mv: Move,
+    /// The value of the position for the side to move, in discs (exact when `exact`).
+    pub eval: f64,
+    /// Whether `eval` is the exact final margin under perfect play.
+    pub exact: bool,
+    /// The depth searched (for an exact solve, the empties).
+    pub depth: u32,
+    /// The expected line, starting with `mv`.
+    pub pv: Vec<Move>,
+    /// Positions searched.
+    pub nodes: u64,
+    /// Time taken.
+    pub time: Duration,
+}
+
+/// Why an agent could not give a move (an external engine that died or answered nonsense).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AgentError(pub String);
+
+impl fmt::Display for AgentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for AgentError {}
+
+/// A player that chooses moves: prune's [`EnginePlayer`], or an external program.
+pub trait Agent {
+    /// The name shown in results.
+    fn name(&self) -> String;
+
+    /// A new game begins (forget what was learnt about the last one).
+    fn new_game(&mut self) {}
+
+    /// The move to play at the end of `game` within `budget`. The game is not over.
+    fn choose(&mut self, game: &GameRecord, budget: &Budget) -> Result<Thought, AgentError>;
+}
+
+/// How the engine player searches.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerOptions {
+    /// The name shown in results.
+    pub name: String,
+    /// The midgame search (iterative deepening is turned on when a move has a time limit).
+    pub config: SearchConfig,
+    /// Threads and scheme of the midgame search and the endgame solver.
+    pub parallel: Parallel,
+    /// Whether to switch to an exact endgame solve when the budget allows it.
+    pub endgame: bool,
+    /// The endgame solver's table, in MiB.
+    pub solve_tt_mib: usize,
+}
+
+impl PlayerOptions {
+    /// The options of the preset `name` (see [`prune_search::PRESETS`]) with `algorithm`, on one
+    /// thread, with endgame solving.
+    pub fn preset(name: &str, algorithm: Algorithm) -> Result<PlayerOptions, ConfigError> {
+        let preset = Preset::find(name)?;
+        Ok(PlayerOptions {
+            name: preset.name.to_string(),
+            config: preset.config(algorithm)?,
+            parallel: Parallel::SEQUENTIAL,
+            endgame: true,
+            solve_tt_mib: 16,
+        })
+    }
+}
+
+/// The exact solve of this many empties takes about [`SOLVE_BASE`] on one thread here (the fast
+/// solver: FFO #40, 20 empties, 1.1 s).
+const SOLVE_BASE_EMPTIES: u32 = 20;
+/// See [`SOLVE_BASE_EMPTIES`].
+const SOLVE_BASE: Duration = Duration::from_millis(1200);
+/// Each further empty square multiplies the time of an exact solve by about this much.
+const SOLVE_GROWTH: f64 = 2.3;
+
+/// The expected time of an exact solve of `empties` empties (a rough model, on the safe side).
+pub fn expected_solve_time(empties: u32) -> Duration {
+    let exponent = f64::from(empties) - f64::from(SOLVE_BASE_EMPTIES);
+    SOLVE_BASE.mul_f64(SOLVE_GROWTH.powf(exponent).min(1e9))
+}
+
+/// prune's engine as a player: iterative deepening within the move's time, and an exact solve
+/// of the endgame when the empties allow it.
+pub struct EnginePlayer {
+    options: PlayerOptions,
+    engine: Engine<Position>,
+    solver: EndgameSolver,
+    eval: Ordered<HandEval>,
+}
+
+impl EnginePlayer {
+    /// An engine player with `options`.
+    pub fn new(mut options: PlayerOptions) -> Result<EnginePlayer, ConfigError> {
+        options.config.validate()?;
+        let solver = EndgameSolver::with_parallel(options.solve_tt_mib, options.parallel)
+            .map_err(ConfigError::Invalid)?;
+        // A move with a time limit needs iterative deepening; a depth-limited one is the same
+        // search either way, so turn it on once.
+        options.config.iterative_deepening = true;
+        let engine = Engine::with_parallel(options.config, options.parallel)?;
+        Ok(EnginePlayer {
+            options,
+            engine,
+            solver,
+            eval: Ordered {
+                eval: HandEval,
+                ordering: StaticOrdering::default(),
+            },
+        })
+    }
+
+    /// The options.
+    pub fn options(&self) -> &PlayerOptions {
+        &self.options
+    }
+
+    /// The move for `position` (which must not be over) within `budget`.
+    pub fn think(&mut self, position: &Position, budget: &Budget) -> Thought {
+        let start = Instant::now();
+        let moves = position.legal_moves();
+        assert!(
+            !moves.is_empty(),
+            "think() needs a position that is not over"
+        );
+        if moves.len() == 1 {
+            return Thought {
+                mv: moves[0],
+                eval: to_discs(self.eval_of(position)),
+                exact: false,
+                depth: 0,
+                pv: vec![moves[0]],
+                nodes: 0,
+                time: start.elapsed(),
+            };
+        }
+        let empties = position.empty_count();
+        if self.options.endgame && self.may_solve(empties, budget) {
+            if let Some(thought) = self.solve(position, budget.solve_time, start) {
+                return thought;
+            }
+        }
+        let time = budget.time.map(|t| {
+            t.saturating_sub(start.elapsed())
+                .max(Duration::from_millis(2))
+        });
+        let limits = SearchLimits {
+            depth: budget.depth.or(if time.is_none() { Some(8) } else { None }),
+            nodes: None,
+            time,
+        };
+        let r = self
+            .engine
+            .search(position, &self.eval, &limits)
+            .expect("the limits always have a depth or a time");
+        let mv = r.best_move.unwrap_or(moves[0]);
+        Thought {
+            mv,
+            eval: to_discs(r.score),
+            exact: r.exhausted,
+            depth: r.depth,
+            pv: if r.pv.first() == Some(&mv) {
+                r.pv
+            } else {
+                vec![mv]
+            },
+            nodes: r.stats.total.nodes,
+            time: start.elapsed(),
+        }
+    }
+
+    fn eval_of(&self, position: &Position) -> Score {
+        use prune_search::Evaluator;
+        self.eval.evaluate(position)
+    }
+
+    /// Whether an exact solve of `empties` empties fits `budget`.
+    fn may_solve(&self, empties: u32, budget: &Budget) -> bool {
+        match (budget.solve_empties, budget.solve_time) {
+            (Some(max), _) => empties <= max,
+            (None, Some(t)) => expected_solve_time(empties) * 2 <= t,
+            (None, None) => false,
+        }
+    }
+
+    /// An exact solve, given up after `limit` (then `None`).
+    fn solve(
+        &mut self,
+        position: &Position,
+        limit: Option<Duration>,
+        start: Instant,
+    ) -> Option<Thought> {
+        let stop = AtomicBool::new(false);
+        let (done, wait) = mpsc::channel::<()>();
+        let r = std::thread::scope(|scope| {
+            if let Some(limit) = limit {
+                let stop = &stop;
+                scope.spawn(move || {
+                    if let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(limit) {
+                        stop.store(true, Relaxed);
+                    }
+                });
+            }
+            let r = self.solver.solve_until(position.board(), -64, 64, &stop);
+            drop(done);
+            r
+        })?;
+        let mv = r.best_move?;
+        Some(Thought {
+            mv,
+            eval: f64::from(r.score),
+            exact: true,
+            depth: position.empty_count(),
+            pv: vec![mv],
+            nodes: r.counters.nodes,
+            time: start.elapsed(),
+        })
+    }
+}
+
+/// A score in discs.
+fn to_discs(score: Score) -> f64 {
+    match score.margin() {
+        Some(m) => f64::from(m),
+        None => f64::from(score.raw()) / 100.0,
+    }
+}
+
+impl Agent for EnginePlayer {
+    fn name(&self) -> String {
+        self.options.name.clone()
+    }
+
+    fn new_game(&mut self) {
+        self.engine.clear();
+        self.solver.clear();
+    }
+
+    fn choose(&mut self, game: &GameRecord, budget: &Budget) -> Result<Thought, AgentError> {
+        Ok(self.think(game.current(), budget))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn player(preset: &str) -> EnginePlayer {
+        EnginePlayer::new(PlayerOptions::preset(preset, Algorithm::NegaScout).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn the_solve_model_grows_with_the_empties() {
+        assert!(expected_solve_time(10) < Duration::from_millis(1));
+        assert!(expected_solve_time(20) > Duration::from_millis(500));
+        assert!(expected_solve_time(60) > Duration::from_secs(3600));
+    }
+
+    #[test]
+    fn a_short_endgame_is_solved_exactly() {
+        // A game played with the first legal move each time, down to 12 empties and a
+        // position with a choice.
+        let mut game = GameRecord::default();
+        while game.current().empty_count() > 12 || game.current().legal_moves().len() < 2 {
+            let mv = game.current().legal_moves()[0];
+            game.play(mv).unwrap();
+        }
+        let empties = game.current().empty_count();
+        assert!((6..=12).contains(&empties), "{empties}");
+        let mut p = player("plain");
+        let t = p.think(game.current(), &Budget::time(Duration::from_secs(5)));
+        assert!(t.exact, "{t:?}");
+        assert_eq!(t.depth, empties);
+        // The exact value agrees with the sequential solver.
+        let mut solver = EndgameSolver::new(4);
+        let r = solver.solve(game.current().board(), -64, 64);
+        assert_eq!(t.eval, f64::from(r.score));
+        assert!(game.current().is_legal(t.mv));
+    }
+
+    #[test]
+    fn a_midgame_move_stops_in_time_and_is_legal() {
+        let mut p = player("full");
+        let t = p.think(&Position::START, &Budget::time(Duration::from_millis(100)));
+        assert!(Position::START.is_legal(t.mv));
+        assert!(!t.exact);
+        assert!(t.depth >= 1);
+        let d = p.think(&Position::START, &Budget::depth(3));
+        assert_eq!(d.depth, 3);
+    }
+
+    #[test]
+    fn a_solve_that_cannot_finish_is_given_up() {
+        let mut p = player("plain");
+        let start = Instant::now();
+        assert!(p
+            .solve(&Position::START, Some(Duration::from_millis(20)), start)
+            .is_none());
+    }
+}
