@@ -72,7 +72,7 @@ impl FromStr for TimeControl {
         };
         let secs = |s: &str| -> Result<Duration, String> {
             let v: f64 = s.trim().trim_end_matches('s').parse().map_err(|_| bad())?;
-            if !v.is_finite() || v < 0.0 || v > 1e6 {
+            if !v.is_finite() || !(0.0..=1e6).contains(&v) {
                 return Err(bad());
             }
             Ok(Duration::from_secs_f64(v))
@@ -178,7 +178,7 @@ impl Clock {
             TimeControl::Depth(d) => Budget::depth(d),
             TimeControl::Clock { increment, .. } => {
                 let usable = self.remaining.saturating_sub(CLOCK_RESERVE);
-                let moves_left = (empties + 1) / 2 + 1;
+                let moves_left = empties.div_ceil(2) + 1;
                 let share = usable / moves_left + increment.mul_f64(0.8);
                 let time = share.min(usable / 2).max(MIN_MOVE_TIME);
                 let solve_time = (usable / 3).max(time);

@@ -11,6 +11,7 @@
 #![deny(missing_docs)]
 
 pub mod clock;
+pub mod ggf;
 pub mod player;
 pub mod record;
 
