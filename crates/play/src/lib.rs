@@ -7,11 +7,14 @@
 //! * [`player`]: the [`Agent`] trait (anything that chooses moves: prune's [`EnginePlayer`],
 //!   an external engine) and the engine player itself — iterative deepening that stops in time,
 //!   and an exact endgame solve once the empties allow it within the budget;
-//! * [`record`]: a game as a start position and its moves ([`GameRecord`]).
+//! * [`record`]: a game as a start position and its moves ([`GameRecord`]);
+//! * [`ggf`]: games in GGF, the format of Othello servers and of the NBoard GUI;
+//! * [`nboard`]: the NBoard protocol as an I/O-free session (lines in, replies out).
 #![deny(missing_docs)]
 
 pub mod clock;
 pub mod ggf;
+pub mod nboard;
 pub mod player;
 pub mod record;
 
