@@ -1,14 +1,557 @@
-//! `prune match` (being written).
+//! `prune match`: games between two engine configurations (or an external NBoard engine) from
+//! a set of openings with the colours swapped; wins, draws, losses, disc margin and Elo.
+
+use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::Args;
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
+use indicatif::{ProgressBar, ProgressStyle};
+use prune_othello::Color;
+use prune_play::arena::{play_match, MatchGame, MatchSummary, Side, SideStats, Tally};
+use prune_play::elo::Z_95;
+use prune_play::external::{ExternalEngine, ExternalOptions};
+use prune_play::openings::{all_openings, pick, DEFAULT_PLIES, MAX_PLIES};
+use prune_play::{Agent, EnginePlayer, PlayerOptions, TimeControl};
+use prune_search::{Algorithm, Parallel, ParallelKind};
+use serde_json::{json, Value};
 
 use crate::CliError;
 
+/// The time per move when no time control is given, in milliseconds.
+const DEFAULT_MS_PER_MOVE: u64 = 100;
+
+/// The longest time per move (a million seconds, as the longest clock).
+const MAX_MS_PER_MOVE: u64 = 1_000_000_000;
+
+/// The most games of one match.
+const MAX_GAMES: u32 = 1_000_000;
+
+/// Forfeits listed under the table (all of them are in the JSON).
+const MAX_FORFEITS_SHOWN: usize = 5;
+
 /// Options of `prune match`.
 #[derive(Args, Debug)]
-pub struct MatchArgs {}
+pub struct MatchArgs {
+    /// Player A: a preset (`prune presets` lists them). The results are A's.
+    #[arg(long, value_name = "PRESET")]
+    pub a: String,
+    /// Player B: a preset.
+    #[arg(long, value_name = "PRESET", conflicts_with = "b_engine")]
+    pub b: Option<String>,
+    /// Player B: an external engine that speaks the NBoard protocol, started with this command
+    /// (a program and its arguments, split on whitespace; no shell).
+    #[arg(long, value_name = "COMMAND")]
+    pub b_engine: Option<String>,
+    /// Games to play: each opening twice with the colours swapped (an odd last game is played
+    /// from a new opening with A black).
+    #[arg(long, short = 'n', value_name = "N", default_value_t = 20)]
+    pub games: u32,
+    /// Milliseconds per move for both sides [default: 100].
+    #[arg(long, value_name = "MS", conflicts_with_all = ["time", "depth"])]
+    pub time_per_move: Option<u64>,
+    /// A time control for both sides: SECONDS[+INCREMENT] per game (300, 60+1), move:MS or
+    /// depth:N.
+    #[arg(long, value_name = "CONTROL", conflicts_with = "depth")]
+    pub time: Option<String>,
+    /// Search every move to this depth, both sides (exact endgame solves near the end).
+    #[arg(long, value_name = "N")]
+    pub depth: Option<u32>,
+    /// The algorithm of the presets: alphabeta, negascout, mtdf, ...
+    #[arg(long, default_value = "negascout")]
+    pub algorithm: String,
+    /// The openings: the distinct positions (up to symmetry) this many plies after the start,
+    /// 0 to 8 [default: 4, or more when the games need more openings than 4 plies give].
+    #[arg(long, value_name = "PLIES")]
+    pub openings: Option<u32>,
+    /// Shuffle the openings with this seed (default: spread evenly over the set, in its order).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Threads of each prune player.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub threads: usize,
+    /// An external engine's limit on a move without a time (at a fixed depth), in seconds.
+    /// Timed moves may take twice their time plus a second.
+    #[arg(long, value_name = "SECONDS", requires = "b_engine")]
+    pub engine_timeout: Option<f64>,
+    /// Write every game as GGF to this file, one game per line.
+    #[arg(long, value_name = "FILE")]
+    pub ggf: Option<PathBuf>,
+    /// Print one JSON object (every game included) instead of tables.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Player B as described on the command line.
+enum BSpec<'a> {
+    Preset(&'a str),
+    Engine(&'a str),
+}
+
+/// The time control of the options.
+fn time_control(args: &MatchArgs) -> Result<TimeControl, CliError> {
+    if let Some(ms) = args.time_per_move {
+        if !(1..=MAX_MS_PER_MOVE).contains(&ms) {
+            return Err(CliError::Usage(format!(
+                "--time-per-move must be 1 to {MAX_MS_PER_MOVE} ms"
+            )));
+        }
+        return Ok(TimeControl::PerMove(Duration::from_millis(ms)));
+    }
+    if let Some(depth) = args.depth {
+        return format!("depth:{depth}")
+            .parse()
+            .map_err(|e| CliError::Usage(format!("--depth: {e}")));
+    }
+    match &args.time {
+        Some(text) => match text.parse() {
+            Ok(TimeControl::PerMove(t)) if t > Duration::from_millis(MAX_MS_PER_MOVE) => {
+                Err(CliError::Usage(format!(
+                    "--time {text}: at most {MAX_MS_PER_MOVE} ms per move"
+                )))
+            }
+            Ok(control) => Ok(control),
+            Err(e) => Err(CliError::Usage(format!("--time: {e}"))),
+        },
+        None => Ok(TimeControl::PerMove(Duration::from_millis(
+            DEFAULT_MS_PER_MOVE,
+        ))),
+    }
+}
+
+/// A prune player of `preset`.
+fn engine_player(
+    option: &str,
+    preset: &str,
+    algorithm: Algorithm,
+    parallel: Parallel,
+) -> Result<EnginePlayer, CliError> {
+    let mut options = PlayerOptions::preset(preset, algorithm)
+        .map_err(|e| CliError::Usage(format!("{option}: {e}")))?;
+    options.parallel = parallel;
+    EnginePlayer::new(options).map_err(|e| CliError::Usage(format!("{option} {preset}: {e}")))
+}
+
+/// A progress bar on standard error, one step per game.
+fn progress_bar(games: u64, quiet: bool) -> Option<ProgressBar> {
+    if quiet {
+        return None;
+    }
+    let bar = ProgressBar::new(games);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} games (eta {eta}) {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    Some(bar)
+}
 
 /// Runs `prune match`.
-pub fn run(_args: &MatchArgs) -> Result<(), CliError> {
-    Err(CliError::Failure("prune match is not written yet".into()))
+pub fn run(args: &MatchArgs) -> Result<(), CliError> {
+    if args.games == 0 || args.games > MAX_GAMES {
+        return Err(CliError::Usage(format!(
+            "--games must be at least 1 (and at most {MAX_GAMES})"
+        )));
+    }
+    let b_spec = match (&args.b, &args.b_engine) {
+        (Some(preset), None) => BSpec::Preset(preset),
+        (None, Some(command)) if !command.trim().is_empty() => BSpec::Engine(command),
+        (None, Some(_)) => return Err(CliError::Usage("--b-engine: the command is empty".into())),
+        _ => {
+            return Err(CliError::Usage(
+                "player B is missing: give --b PRESET or --b-engine COMMAND".into(),
+            ))
+        }
+    };
+    let control = time_control(args)?;
+    let algorithm: Algorithm = args
+        .algorithm
+        .parse()
+        .map_err(|e| CliError::Usage(format!("--algorithm: {e}")))?;
+    let parallel = Parallel::new(args.threads, ParallelKind::Ybwc)
+        .map_err(|e| CliError::Usage(format!("--threads: {e}")))?;
+    if args.openings.is_some_and(|p| p > MAX_PLIES) {
+        return Err(CliError::Usage(format!(
+            "--openings: at most {MAX_PLIES} plies"
+        )));
+    }
+    let engine_options = match args.engine_timeout {
+        Some(s) if !(s.is_finite() && s > 0.0 && s <= 1e6) => {
+            return Err(CliError::Usage(format!(
+                "--engine-timeout: '{s}' is not a positive number of seconds"
+            )))
+        }
+        Some(s) => ExternalOptions {
+            untimed_limit: Duration::from_secs_f64(s),
+            ..ExternalOptions::default()
+        },
+        None => ExternalOptions::default(),
+    };
+
+    let mut a = engine_player("--a", &args.a, algorithm, parallel)?;
+    let mut b: Box<dyn Agent> = match b_spec {
+        BSpec::Preset(preset) => Box::new(engine_player("--b", preset, algorithm, parallel)?),
+        BSpec::Engine(command) => Box::new(
+            ExternalEngine::start(command, engine_options)
+                .map_err(|e| CliError::Failure(format!("--b-engine: {e}")))?,
+        ),
+    };
+
+    // The openings: one per pair of games.
+    let games = args.games as usize;
+    let pairs = games.div_ceil(2);
+    let (plies, all) = match args.openings {
+        Some(plies) => (plies, all_openings(plies)),
+        None => {
+            let mut plies = DEFAULT_PLIES;
+            loop {
+                let all = all_openings(plies);
+                if all.len() >= pairs || plies == MAX_PLIES {
+                    break (plies, all);
+                }
+                plies += 1;
+            }
+        }
+    };
+    let openings = pick(&all, pairs, args.seed);
+
+    let (a_name, b_name) = (a.name(), b.name());
+    let (a_label, b_label) = if a_name == b_name {
+        (format!("{a_name} (A)"), format!("{b_name} (B)"))
+    } else {
+        (a_name.clone(), b_name.clone())
+    };
+    let bar = progress_bar(games as u64, args.quiet || args.json);
+    let mut tally = Tally::default();
+    let results = play_match(&mut a, b.as_mut(), &openings, games, control, |g| {
+        tally.add(g.a_margin());
+        if let Some(bar) = &bar {
+            bar.set_message(format!(
+                "A {}: +{} ={} -{}",
+                a_label, tally.wins, tally.draws, tally.losses
+            ));
+            bar.inc(1);
+        }
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let summary = MatchSummary::of(&results);
+
+    if let Some(path) = &args.ggf {
+        let text: String = results
+            .iter()
+            .map(|g| g.ggf(&a_label, &b_label) + "\n")
+            .collect();
+        std::fs::write(path, text)
+            .map_err(|e| CliError::Failure(format!("--ggf {}: {e}", path.display())))?;
+    }
+
+    let b_json = match b_spec {
+        BSpec::Preset(preset) => json!({"name": b_name, "preset": preset}),
+        BSpec::Engine(command) => json!({"name": b_name, "engine": command}),
+    };
+    let info = Info {
+        a_label: &a_label,
+        b_label: &b_label,
+        control,
+        plies,
+        available: all.len(),
+        pairs,
+        seed: args.seed,
+        b_engine: args.b_engine.as_deref(),
+    };
+    if args.json {
+        let mut v = match_json(&info, &results, &summary);
+        v["a"] = json!({"name": a_name, "preset": args.a, "algorithm": algorithm.name()});
+        v["b"] = b_json;
+        if matches!(b_spec, BSpec::Preset(_)) {
+            v["b"]["algorithm"] = json!(algorithm.name());
+        }
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&v).expect("JSON of plain values")
+        );
+    } else {
+        print_match(&info, algorithm, &results, &summary);
+    }
+    Ok(())
+}
+
+/// What the report says besides the games.
+struct Info<'a> {
+    a_label: &'a str,
+    b_label: &'a str,
+    control: TimeControl,
+    plies: u32,
+    available: usize,
+    pairs: usize,
+    seed: Option<u64>,
+    b_engine: Option<&'a str>,
+}
+
+fn millis(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn ms_per_move(s: &SideStats) -> f64 {
+    if s.moves == 0 {
+        0.0
+    } else {
+        millis(s.time) / f64::from(s.moves)
+    }
+}
+
+fn tally_json(t: &Tally) -> Value {
+    json!({"wins": t.wins, "draws": t.draws, "losses": t.losses})
+}
+
+fn side_json(s: &SideStats) -> Value {
+    json!({
+        "moves": s.moves,
+        "time_ms": millis(s.time),
+        "ms_per_move": ms_per_move(s),
+        "nodes": s.nodes,
+        "overruns": s.overruns,
+    })
+}
+
+fn color_word(c: Color) -> &'static str {
+    prune_play::record::color_name(c)
+}
+
+fn result_word(g: &MatchGame) -> &'static str {
+    match g.a_margin().signum() {
+        1 => "win",
+        0 => "draw",
+        _ => "loss",
+    }
+}
+
+/// Everything as one JSON object (the players are filled in by the caller).
+fn match_json(info: &Info, results: &[MatchGame], s: &MatchSummary) -> Value {
+    let elo = s.elo.as_ref();
+    let games: Vec<Value> = results
+        .iter()
+        .map(|g| {
+            let (black, white) = match g.a_color {
+                Color::Black => (info.a_label, info.b_label),
+                Color::White => (info.b_label, info.a_label),
+            };
+            let moves: Vec<String> = g
+                .game
+                .record
+                .moves()
+                .iter()
+                .map(|m| m.to_string())
+                .collect();
+            json!({
+                "number": g.number,
+                "opening": g.opening_line,
+                "a_color": color_word(g.a_color),
+                "black": black,
+                "white": white,
+                "moves": moves.join(" "),
+                "black_margin": g.game.black_margin,
+                "a_margin": g.a_margin(),
+                "result": result_word(g),
+                "forfeit": g.game.forfeit.as_ref().map(|f| json!({
+                    "by": if g.forfeited_by() == Some(Side::A) { "a" } else { "b" },
+                    "color": color_word(f.color),
+                    "reason": f.reason,
+                })),
+                "a_time_ms": millis(g.a_stats().time),
+                "b_time_ms": millis(g.b_stats().time),
+                "ggf": g.ggf(info.a_label, info.b_label),
+            })
+        })
+        .collect();
+    let lines: Vec<String> = {
+        let mut seen = Vec::new();
+        for g in results {
+            if !seen.contains(&g.opening_line) {
+                seen.push(g.opening_line.clone());
+            }
+        }
+        seen
+    };
+    json!({
+        "time_control": info.control.to_string(),
+        "games_played": results.len(),
+        "openings": {
+            "plies": info.plies,
+            "available": info.available,
+            "pairs": info.pairs,
+            "seed": info.seed,
+            "repeated": s.openings_repeated,
+            "lines": lines,
+        },
+        "results": {
+            "games": s.tally.games(),
+            "wins": s.tally.wins,
+            "draws": s.tally.draws,
+            "losses": s.tally.losses,
+            "score": elo.map(|e| e.score),
+            "score_error": elo.map(|e| e.score_error),
+            "margin_total": s.margin_total,
+            "margin_mean": s.margin_mean,
+            "elo": elo.and_then(|e| e.elo),
+            "elo_low": elo.and_then(|e| e.low),
+            "elo_high": elo.and_then(|e| e.high),
+            "elo_error": elo.and_then(|e| e.error()),
+            "elo_text": elo.map(|e| e.to_string()),
+            "as_black": tally_json(&s.as_black),
+            "as_white": tally_json(&s.as_white),
+            "a_forfeits": s.a_forfeits,
+            "b_forfeits": s.b_forfeits,
+        },
+        "players": {"a": side_json(&s.a_stats), "b": side_json(&s.b_stats)},
+        "games": games,
+    })
+}
+
+fn right(v: impl ToString) -> Cell {
+    Cell::new(v.to_string()).set_alignment(CellAlignment::Right)
+}
+
+fn wdl(t: &Tally) -> String {
+    format!("{}-{}-{}", t.wins, t.draws, t.losses)
+}
+
+fn reversed(t: &Tally) -> Tally {
+    Tally {
+        wins: t.losses,
+        draws: t.draws,
+        losses: t.wins,
+    }
+}
+
+/// The report as text: a table of both players and the Elo difference.
+fn print_match(info: &Info, algorithm: Algorithm, results: &[MatchGame], s: &MatchSummary) {
+    let b_what = match info.b_engine {
+        Some(command) => format!("NBoard engine '{command}'"),
+        None => algorithm.to_string(),
+    };
+    println!(
+        "Match: A = {} ({algorithm}) vs B = {} ({b_what}), {} game{}, {}",
+        info.a_label,
+        info.b_label,
+        results.len(),
+        if results.len() == 1 { "" } else { "s" },
+        info.control
+    );
+    let order = if info.seed.is_some() {
+        format!("shuffled by seed {}", info.seed.unwrap_or_default())
+    } else {
+        "spread over the set".to_string()
+    };
+    let games = results.len();
+    let pairing = match games {
+        1 => "one game, A black".to_string(),
+        n if n % 2 == 1 => {
+            "each played twice with the colours swapped, the last once with A black".to_string()
+        }
+        _ => "each played twice with the colours swapped".to_string(),
+    };
+    println!(
+        "Openings: {} of the {} distinct positions {} plies from the start ({order}), \
+         {pairing}{}",
+        info.pairs.min(info.available),
+        info.available,
+        info.plies,
+        if s.openings_repeated {
+            "; the set is too small: openings repeat"
+        } else {
+            ""
+        }
+    );
+    let mut table = Table::new();
+    table.load_preset(UTF8_FULL_CONDENSED);
+    table.set_header(vec![
+        "player",
+        "wins",
+        "draws",
+        "losses",
+        "score",
+        "mean margin",
+        "as black (W-D-L)",
+        "as white (W-D-L)",
+        "ms / move",
+        "forfeits",
+    ]);
+    let n = s.tally.games().max(1) as f64;
+    let a_score = (f64::from(s.tally.wins) + f64::from(s.tally.draws) / 2.0) / n;
+    let b = reversed(&s.tally);
+    for (label, t, score, margin, black, white, stats, forfeits) in [
+        (
+            format!("A {}", info.a_label),
+            s.tally,
+            a_score,
+            s.margin_mean,
+            s.as_black,
+            s.as_white,
+            &s.a_stats,
+            s.a_forfeits,
+        ),
+        (
+            format!("B {}", info.b_label),
+            b,
+            1.0 - a_score,
+            -s.margin_mean,
+            reversed(&s.as_white),
+            reversed(&s.as_black),
+            &s.b_stats,
+            s.b_forfeits,
+        ),
+    ] {
+        table.add_row(vec![
+            Cell::new(label),
+            right(t.wins),
+            right(t.draws),
+            right(t.losses),
+            right(format!("{:.1}%", 100.0 * score)),
+            right(format!("{margin:+.2}")),
+            right(wdl(&black)),
+            right(wdl(&white)),
+            right(format!("{:.2}", ms_per_move(stats))),
+            right(forfeits),
+        ]);
+    }
+    println!("{table}");
+    println!(
+        "Disc margin (A): {:+} in total, {:+.2} per game",
+        s.margin_total, s.margin_mean
+    );
+    if let Some(elo) = &s.elo {
+        println!(
+            "Elo difference (A - B): {elo}  [score {:.1}% ± {:.1}%]",
+            100.0 * elo.score,
+            100.0 * Z_95 * elo.score_error
+        );
+    }
+    let overruns = s.a_stats.overruns + s.b_stats.overruns;
+    if overruns > 0 {
+        println!(
+            "Clock overruns: A {}, B {} (moves that took longer than the time left)",
+            s.a_stats.overruns, s.b_stats.overruns
+        );
+    }
+    let forfeits: Vec<_> = results
+        .iter()
+        .filter_map(|g| Some((g.number, g.game.forfeit.as_ref()?)))
+        .collect();
+    for (number, f) in forfeits.iter().take(MAX_FORFEITS_SHOWN) {
+        println!("Game {number} forfeited by {}", f.reason);
+    }
+    if forfeits.len() > MAX_FORFEITS_SHOWN {
+        println!(
+            "... and {} more forfeits (--json lists them all)",
+            forfeits.len() - MAX_FORFEITS_SHOWN
+        );
+    }
 }

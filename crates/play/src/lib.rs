@@ -9,12 +9,19 @@
 //!   and an exact endgame solve once the empties allow it within the budget;
 //! * [`record`]: a game as a start position and its moves ([`GameRecord`]);
 //! * [`ggf`]: games in GGF, the format of Othello servers and of the NBoard GUI;
-//! * [`nboard`]: the NBoard protocol as an I/O-free session (lines in, replies out).
+//! * [`nboard`]: the NBoard protocol as an I/O-free session (lines in, replies out);
+//! * [`arena`]: games and matches between two agents, from [`openings`] with the colours
+//!   swapped, and their results with the Elo difference ([`elo`]);
+//! * [`external`]: an external engine that speaks the NBoard protocol, as an agent.
 #![deny(missing_docs)]
 
+pub mod arena;
 pub mod clock;
+pub mod elo;
+pub mod external;
 pub mod ggf;
 pub mod nboard;
+pub mod openings;
 pub mod player;
 pub mod record;
 

@@ -1,0 +1,296 @@
+//! `prune match`: results, JSON, GGF, external engines and clear errors on bad options.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn prune(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_prune"))
+        .args(args)
+        .output()
+        .expect("the prune binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn json(args: &[&str]) -> Value {
+    let o = prune(args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    serde_json::from_str(&stdout(&o)).unwrap_or_else(|e| panic!("{args:?}: {e}\n{}", stdout(&o)))
+}
+
+fn count(v: &Value) -> u64 {
+    v.as_u64().unwrap_or_else(|| panic!("a count: {v}"))
+}
+
+#[test]
+fn a_json_match_has_every_game_and_the_results() {
+    let v = json(&[
+        "match", "--a", "plain", "--b", "full", "--games", "4", "--depth", "2", "--json",
+    ]);
+    let r = &v["results"];
+    let (w, d, l) = (count(&r["wins"]), count(&r["draws"]), count(&r["losses"]));
+    assert_eq!(w + d + l, 4, "{r}");
+    assert_eq!(count(&r["games"]), 4);
+    for key in ["score", "margin_mean", "score_error"] {
+        assert!(r[key].is_number(), "results.{key} in {r}");
+    }
+    assert!(r["margin_total"].is_i64());
+    assert!(r["elo_text"].is_string());
+    let score = r["score"].as_f64().unwrap();
+    assert!((score - (w as f64 + d as f64 / 2.0) / 4.0).abs() < 1e-12);
+    assert_eq!(v["time_control"], "depth 2");
+    assert_eq!(v["a"]["preset"], "plain");
+    assert_eq!(v["b"]["preset"], "full");
+    assert_eq!(v["openings"]["plies"], 4);
+    assert_eq!(v["openings"]["available"], 60);
+    assert_eq!(v["openings"]["repeated"], false);
+
+    let games = v["games"].as_array().expect("games");
+    assert_eq!(games.len(), 4);
+    let mut total = 0;
+    for (i, g) in games.iter().enumerate() {
+        assert_eq!(count(&g["number"]), i as u64 + 1);
+        // Colours alternate and each opening is played twice.
+        let a_color = if i % 2 == 0 { "black" } else { "white" };
+        assert_eq!(g["a_color"], a_color, "{g}");
+        assert_eq!(g["opening"], games[i - i % 2]["opening"]);
+        let opening = g["opening"].as_str().unwrap();
+        assert!(opening.starts_with("f5") && opening.split(' ').count() == 4);
+        assert!(g["moves"].as_str().unwrap().starts_with(opening));
+        assert!(g["forfeit"].is_null());
+        let black_margin = g["black_margin"].as_i64().unwrap();
+        let a_margin = g["a_margin"].as_i64().unwrap();
+        assert_eq!(
+            a_margin,
+            if i % 2 == 0 {
+                black_margin
+            } else {
+                -black_margin
+            }
+        );
+        let result = match a_margin.signum() {
+            1 => "win",
+            0 => "draw",
+            _ => "loss",
+        };
+        assert_eq!(g["result"], result);
+        let (black, white) = if i % 2 == 0 {
+            ("plain", "full")
+        } else {
+            ("full", "plain")
+        };
+        assert_eq!(
+            (g["black"].as_str(), g["white"].as_str()),
+            (Some(black), Some(white))
+        );
+        let ggf = g["ggf"].as_str().unwrap();
+        assert!(ggf.contains(&format!("PB[{black}]PW[{white}]")), "{ggf}");
+        total += a_margin;
+    }
+    assert_eq!(r["margin_total"].as_i64(), Some(total));
+    assert_ne!(games[0]["opening"], games[2]["opening"]);
+}
+
+#[test]
+fn a_table_report_and_ggf_file() {
+    let dir = std::env::temp_dir().join(format!("prune-match-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ggf = dir.join("games.ggf");
+    let o = prune(&[
+        "match",
+        "--a",
+        "tt",
+        "--b",
+        "tt",
+        "--games",
+        "3",
+        "--time",
+        "depth:1",
+        "--seed",
+        "5",
+        "--ggf",
+        ggf.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for expected in [
+        "A = tt (A) (negascout) vs B = tt (B) (negascout)",
+        "3 games, depth 1",
+        "2 of the 60 distinct positions 4 plies",
+        "shuffled by seed 5",
+        "Elo difference (A - B): ",
+        "Disc margin (A): ",
+    ] {
+        assert!(out.contains(expected), "expected '{expected}' in:\n{out}");
+    }
+    let text = std::fs::read_to_string(&ggf).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3);
+    assert!(lines
+        .iter()
+        .all(|l| l.starts_with("(;GM[Othello]") && l.ends_with(";)")));
+    // The odd last game is played from a third opening with A black.
+    assert!(lines[2].contains("PB[tt (A)]"), "{}", lines[2]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_options_are_usage_errors() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["match", "--a", "plain", "--b", "full", "--games", "0"],
+            "--games must be at least 1",
+        ),
+        (
+            &["match", "--a", "nope", "--b", "full"],
+            "--a: unknown preset 'nope'",
+        ),
+        (
+            &["match", "--a", "plain", "--b", "nope"],
+            "--b: unknown preset 'nope'",
+        ),
+        (
+            &["match", "--a", "plain", "--b", "full", "--b-engine", "x"],
+            "cannot be used with",
+        ),
+        (
+            &["match", "--a", "plain", "--b", "full", "--time", "soon"],
+            "--time: bad time control",
+        ),
+        (
+            &["match", "--a", "plain", "--b", "full", "--depth", "0"],
+            "--depth",
+        ),
+        (&["match", "--a", "plain"], "player B is missing"),
+        (
+            &["match", "--a", "plain", "--b", "full", "--openings", "9"],
+            "--openings",
+        ),
+        (
+            &[
+                "match",
+                "--a",
+                "plain",
+                "--b",
+                "full",
+                "--algorithm",
+                "best",
+            ],
+            "--algorithm",
+        ),
+        (
+            &[
+                "match", "--a", "plain", "--b", "full", "--depth", "2", "--time", "60",
+            ],
+            "cannot be used with",
+        ),
+    ];
+    for (args, expected) in cases {
+        let o = prune(args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(expected),
+            "{args:?}: expected '{expected}' in: {err}"
+        );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn an_engine_that_cannot_start_is_an_error() {
+    let o = prune(&[
+        "match",
+        "--a",
+        "plain",
+        "--b-engine",
+        "/nonexistent/engine",
+        "-q",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("cannot start engine"), "{}", stderr(&o));
+}
+
+/// An NBoard engine that answers every `go` with an illegal move (Unix: a shell script).
+#[cfg(unix)]
+#[test]
+fn an_external_engine_that_plays_illegal_moves_forfeits() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("prune-match-engine-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("engine.sh");
+    std::fs::write(
+        &path,
+        "#!/bin/sh\n\
+         while read cmd arg rest; do\n\
+           case \"$cmd\" in\n\
+             nboard) echo 'set myname Cheater' ;;\n\
+             ping) echo \"pong $arg\" ;;\n\
+             go) echo '=== A1/0.00/0.0' ;;\n\
+             quit) exit 0 ;;\n\
+           esac\n\
+         done\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let v = json(&[
+        "match",
+        "--a",
+        "plain",
+        "--b-engine",
+        path.to_str().unwrap(),
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(v["b"]["name"], "Cheater");
+    assert_eq!(count(&v["results"]["wins"]), 2);
+    assert_eq!(count(&v["results"]["b_forfeits"]), 2);
+    for g in v["games"].as_array().unwrap() {
+        assert_eq!(g["forfeit"]["by"], "b", "{g}");
+        let reason = g["forfeit"]["reason"].as_str().unwrap();
+        assert!(
+            reason.contains("illegal move") && reason.contains("a1"),
+            "{reason}"
+        );
+        assert_eq!(g["a_margin"], 64);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// prune against itself through the NBoard protocol.
+#[test]
+fn prune_plays_prune_nboard() {
+    let engine = format!("{} nboard", env!("CARGO_BIN_EXE_prune"));
+    let v = json(&[
+        "match",
+        "--a",
+        "plain",
+        "--b-engine",
+        &engine,
+        "--games",
+        "2",
+        "--depth",
+        "2",
+        "--json",
+    ]);
+    let r = &v["results"];
+    assert_eq!(
+        count(&r["wins"]) + count(&r["draws"]) + count(&r["losses"]),
+        2
+    );
+    assert_eq!(count(&r["a_forfeits"]) + count(&r["b_forfeits"]), 0, "{v}");
+    for g in v["games"].as_array().unwrap() {
+        assert!(g["forfeit"].is_null(), "{g}");
+    }
+}
