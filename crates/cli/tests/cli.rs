@@ -1,43 +1,9 @@
 //! The `prune` binary as a user meets it: output, JSON, and clear errors on bad input.
 
-use std::process::{Command, Output};
+mod common;
 
+use common::{assert_usage_errors, json, prune, stderr, stdout};
 use serde_json::Value;
-
-fn prune(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_prune"))
-        .args(args)
-        .output()
-        .expect("the prune binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn json(args: &[&str]) -> Value {
-    let o = prune(args);
-    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
-    serde_json::from_str(&stdout(&o)).unwrap_or_else(|e| panic!("{args:?}: {e}\n{}", stdout(&o)))
-}
-
-/// Each command line must fail with status 2 and an error containing the expected words.
-fn assert_usage_errors(cases: &[(&[&str], &str)]) {
-    for (args, expected) in cases {
-        let o = prune(args);
-        let err = stderr(&o);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-        assert!(
-            err.contains(expected),
-            "{args:?}: expected '{expected}' in: {err}"
-        );
-        assert!(!err.contains("panicked"), "{args:?}: {err}");
-    }
-}
 
 #[test]
 fn minimax_on_tic_tac_toe_prints_the_draw_and_the_node_count() {

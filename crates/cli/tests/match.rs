@@ -1,29 +1,9 @@
 //! `prune match`: results, JSON, GGF, external engines and clear errors on bad options.
 
-use std::process::{Command, Output};
+mod common;
 
+use common::{assert_usage_errors, json, prune, stderr, stdout};
 use serde_json::Value;
-
-fn prune(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_prune"))
-        .args(args)
-        .output()
-        .expect("the prune binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn json(args: &[&str]) -> Value {
-    let o = prune(args);
-    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
-    serde_json::from_str(&stdout(&o)).unwrap_or_else(|e| panic!("{args:?}: {e}\n{}", stdout(&o)))
-}
 
 fn count(v: &Value) -> u64 {
     v.as_u64().unwrap_or_else(|| panic!("a count: {v}"))
@@ -193,16 +173,7 @@ fn bad_options_are_usage_errors() {
             "cannot be used with",
         ),
     ];
-    for (args, expected) in cases {
-        let o = prune(args);
-        let err = stderr(&o);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-        assert!(
-            err.contains(expected),
-            "{args:?}: expected '{expected}' in: {err}"
-        );
-        assert!(!err.contains("panicked"), "{args:?}: {err}");
-    }
+    assert_usage_errors(cases);
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! `prune nboard` driven like the NBoard GUI drives it: commands on stdin, replies on stdout,
 //! diagnostics on stderr.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Output, Stdio};
 use std::sync::mpsc::{self, Receiver};
@@ -10,6 +12,8 @@ use std::time::Duration;
 use prune_othello::{Move, Position};
 use prune_play::ggf::parse_ggf;
 use prune_search::Game;
+
+use common::prune_with_input;
 
 /// The start position and four moves.
 const GAME: &str = "(;GM[Othello]PC[test]PB[a]PW[b]RE[?]TI[0]TY[8]\
@@ -186,15 +190,9 @@ fn a_gui_session_sets_a_game_asks_for_moves_and_hints() {
 
 /// Runs a whole script and returns the output once stdin is closed.
 fn run_script(args: &[&str], lines: &[String]) -> Output {
-    let mut child = spawn(args);
-    let mut stdin = child.stdin.take().unwrap();
-    let script = lines.join("\n") + "\n";
-    let writer = thread::spawn(move || {
-        let _ = stdin.write_all(script.as_bytes());
-    });
-    let output = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    output
+    let mut all = vec!["nboard"];
+    all.extend_from_slice(args);
+    prune_with_input(&all, &(lines.join("\n") + "\n"))
 }
 
 #[test]

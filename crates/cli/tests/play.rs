@@ -2,29 +2,20 @@
 //! throughout and the right final score, and a human at the keyboard making mistakes, taking
 //! moves back and asking for hints.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::process::Output;
+
+use common::prune_with_input;
 
 use prune_othello::Position;
 use prune_play::GameRecord;
 
 /// Runs `prune play ARGS` with `input` on stdin.
 fn play(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_prune"))
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the prune binary runs");
-    // prune may exit (on a bad option) before it reads: then the pipe is closed, which is fine.
-    let _ = child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(input.as_bytes());
-    child.wait_with_output().expect("prune play ends")
+    let mut all = vec!["play"];
+    all.extend_from_slice(args);
+    prune_with_input(&all, input)
 }
 
 /// The game that the `moves:` line of the output lists, replayed with checked moves.

@@ -163,24 +163,20 @@ impl<G: Game> Engine<G> {
         }
         let tt = self.tt.as_ref();
         let config = self.config;
-        if let Some(pool) = &self.pool {
-            let split = SplitContext::new(pool, self.parallel.kind == ParallelKind::PvSplit);
-            let mut searcher = Searcher::new(eval, tt, &config, limits, start).with_split(&split);
-            return Ok(iterate(
-                &mut searcher,
-                game,
-                &config,
-                limits,
-                observer,
-                start,
-            ));
-        }
+        // YBWC and PV splitting: one searcher whose nodes share their moves out on the pool.
+        let split = self
+            .pool
+            .as_ref()
+            .map(|pool| SplitContext::new(pool, self.parallel.kind == ParallelKind::PvSplit));
         let helpers = match (tt, self.parallel.kind) {
             (Some(_), ParallelKind::LazySmp) => self.parallel.threads - 1,
             _ => 0,
         };
         if helpers == 0 {
             let mut searcher = Searcher::new(eval, tt, &config, limits, start);
+            if let Some(split) = &split {
+                searcher = searcher.with_split(split);
+            }
             return Ok(iterate(
                 &mut searcher,
                 game,

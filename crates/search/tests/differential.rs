@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{all_configs, assert_legal_line, base_configs, oracle};
+use common::{all_configs, assert_agrees, base_configs, oracle};
 use common::{ordering_variants, with_ordering};
 use prune_games::{mix, LineEval, RandomEval, RandomTree, TicTacToe};
 use prune_search::{search, Evaluator, Game, SearchConfig, SearchLimits};
@@ -20,16 +20,7 @@ fn check<G: Game, E: Evaluator<G>>(
     for config in configs {
         let r = search(game, eval, config, &SearchLimits::depth(depth)).unwrap();
         let context = format!("{what} depth {depth} {config:?}");
-        assert_eq!(r.score, value, "{context}");
-        let best = r
-            .best_move
-            .unwrap_or_else(|| panic!("{context}: no best move"));
-        assert!(
-            best_moves.contains(&best),
-            "{context}: {best} not in {best_moves:?}"
-        );
-        assert_eq!(r.pv.first(), Some(&best), "{context}: pv {:?}", r.pv);
-        assert_legal_line(game, &r.pv, &context);
+        assert_agrees(game, &r, (value, &best_moves), &context);
     }
 }
 

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{all_configs, assert_legal_line, oracle};
+use common::{all_configs, assert_agrees, oracle};
 use prune_games::UniformTree;
 use prune_games::{mix, ChildOrder, LineEval, NoisyEval, RandomEval, RandomTree, TicTacToe};
 use prune_search::{Engine, Evaluator, Game, Parallel, ParallelKind, SearchLimits};
@@ -38,16 +38,7 @@ fn check<G: Game, E: Evaluator<G>>(
                 .search(game, eval, &SearchLimits::depth(depth))
                 .unwrap();
             let context = format!("{what} depth {depth} {kind} x{threads} {config:?}");
-            assert_eq!(r.score, value, "{context}");
-            let best = r
-                .best_move
-                .unwrap_or_else(|| panic!("{context}: no best move"));
-            assert!(
-                best_moves.contains(&best),
-                "{context}: {best} not in {best_moves:?}"
-            );
-            assert_eq!(r.pv.first(), Some(&best), "{context}: pv {:?}", r.pv);
-            assert_legal_line(game, &r.pv, &context);
+            assert_agrees(game, &r, (value, &best_moves), &context);
             assert!(!r.interrupted, "{context}");
             splits += r.stats.total.splits;
         }

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use prune_search::{Algorithm, Aspiration, Evaluator, Game, KillerIndex, Killers, Score};
-use prune_search::{SearchConfig, ShallowOrdering, TtConfig};
+use prune_search::{SearchConfig, SearchResult, ShallowOrdering, TtConfig};
 
 /// Plain minimax written here, apart from the library: the value of `game` searched `depth`
 /// plies deep, and every root move that reaches it.
@@ -149,4 +149,24 @@ pub fn assert_legal_line<G: Game>(game: &G, pv: &[G::Move], context: &str) {
         assert!(pos.is_legal(m), "{context}: illegal move {m} in pv {pv:?}");
         pos = pos.play(m);
     }
+}
+
+/// Checks that `r`, a search of `game`, found the oracle's `value` with one of its
+/// `best_moves`, and a legal principal variation starting with that move.
+pub fn assert_agrees<G: Game>(
+    game: &G,
+    r: &SearchResult<G::Move>,
+    (value, best_moves): (Score, &[G::Move]),
+    context: &str,
+) {
+    assert_eq!(r.score, value, "{context}");
+    let best = r
+        .best_move
+        .unwrap_or_else(|| panic!("{context}: no best move"));
+    assert!(
+        best_moves.contains(&best),
+        "{context}: {best} not in {best_moves:?}"
+    );
+    assert_eq!(r.pv.first(), Some(&best), "{context}: pv {:?}", r.pv);
+    assert_legal_line(game, &r.pv, context);
 }
