@@ -1,7 +1,7 @@
 //! Negamax: minimax in one function, the value of a position being the maximum of the
 //! negated values of its children. No pruning.
 
-use crate::searcher::{Node, Searcher};
+use crate::searcher::{Best, Node, Searcher};
 use crate::{Evaluator, Game, Score};
 
 /// The negamax value of `game` searched `depth` plies deep.
@@ -17,8 +17,8 @@ pub(crate) fn negamax<G: Game, E: Evaluator<G>>(
         Node::Interior { .. } => {}
     }
     let mut picker = s.picker(ply, depth, None);
-    let mut best = -Score::INFINITY;
-    let mut best_move = None;
+    // No window: every move is searched, and no value reaches an infinite beta.
+    let mut best = Best::new(-Score::INFINITY);
     let mut i = 0;
     while let Some(mv) = s.next_move(&mut picker, game, ply, depth) {
         s.before_child(ply, i, mv);
@@ -26,16 +26,13 @@ pub(crate) fn negamax<G: Game, E: Evaluator<G>>(
         if s.stopped() {
             break;
         }
-        if v > best {
-            best = v;
-            best_move = Some(mv);
-            s.update_pv(ply, mv);
-        }
+        let drawn = (mv, picker.last_stage());
+        s.record(game, ply, depth, i, drawn, v, Score::INFINITY, &mut best);
         i += 1;
     }
     s.give_back(ply, picker);
     if ply == 0 && !s.stopped() {
-        s.root_best = best_move;
+        s.root_best = best.mv;
     }
-    best
+    best.value
 }
