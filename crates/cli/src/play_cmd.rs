@@ -268,11 +268,18 @@ impl Table {
             Some(e) => e,
             None => {
                 if self.helper.is_none() {
-                    let mut options = PlayerOptions::preset("full", self.algorithm)
-                        .expect("the full preset fits the engines' algorithm");
-                    options.parallel = self.parallel;
-                    self.helper =
-                        Some(EnginePlayer::new(options).expect("the full preset is valid"));
+                    // The full preset with the engines' algorithm, or NegaScout where they do
+                    // not fit (minimax takes no table).
+                    let made = PlayerOptions::preset("full", self.algorithm)
+                        .or_else(|_| PlayerOptions::preset("full", Algorithm::NegaScout))
+                        .and_then(|mut options| {
+                            options.parallel = self.parallel;
+                            EnginePlayer::new(options)
+                        });
+                    match made {
+                        Ok(engine) => self.helper = Some(engine),
+                        Err(e) => return writeln!(out, "error: no engine for hints: {e}"),
+                    }
                 }
                 self.helper.as_mut().expect("made above")
             }

@@ -123,3 +123,27 @@ fn bad_options_are_refused() {
         assert!(err.contains(expected), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn hints_work_whatever_the_algorithm() {
+    // Two humans with minimax: the hint engine (preset full) cannot use minimax, which takes
+    // no table, and falls back on NegaScout instead of failing.
+    let o = play(
+        &[
+            "--white",
+            "human",
+            "--algorithm",
+            "minimax",
+            "--time",
+            "depth:3",
+        ],
+        "hint\nquit\n",
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(out.contains("hint: "), "{out}");
+}

@@ -29,10 +29,10 @@ pub(crate) fn alpha_beta<G: Game, E: Evaluator<G>>(
     };
     let mut picker = s.picker(ply, depth, tt_move);
     let mut best = Best::new(alpha);
+    let brothers = Brothers::AlphaBeta(fail);
     let mut i = 0;
     while let Some(mv) = s.next_move(&mut picker, game, ply, depth) {
         if s.may_split(ply, depth, i) {
-            let brothers = Brothers::AlphaBeta(fail);
             s.split(
                 game,
                 ply,
@@ -45,15 +45,8 @@ pub(crate) fn alpha_beta<G: Game, E: Evaluator<G>>(
             break;
         }
         s.before_child(ply, i, mv);
-        let v = -alpha_beta(
-            s,
-            &game.play(mv),
-            depth - 1,
-            ply + 1,
-            -beta,
-            -best.low,
-            fail,
-        );
+        let child = game.play(mv);
+        let (v, _) = s.search_brother(&child, depth - 1, ply + 1, best.low, beta, brothers);
         s.after_child(ply, mv);
         if s.stopped() {
             break;

@@ -22,10 +22,10 @@ pub(crate) fn negascout<G: Game, E: Evaluator<G>>(
     };
     let mut picker = s.picker(ply, depth, tt_move);
     let mut best = Best::new(alpha);
+    let brothers = Brothers::NegaScout;
     let mut i = 0;
     while let Some(mv) = s.next_move(&mut picker, game, ply, depth) {
         if s.may_split(ply, depth, i) {
-            let brothers = Brothers::NegaScout;
             s.split(
                 game,
                 ply,
@@ -39,17 +39,13 @@ pub(crate) fn negascout<G: Game, E: Evaluator<G>>(
         }
         s.before_child(ply, i, mv);
         let child = game.play(mv);
-        let low = best.low;
+        // The eldest with the full window; the others with a null window first (re-searched
+        // when they beat the best so far).
         let v = if i == 0 {
-            -negascout(s, &child, depth - 1, ply + 1, -beta, -low)
+            -negascout(s, &child, depth - 1, ply + 1, -beta, -best.low)
         } else {
-            let mut v = -negascout(s, &child, depth - 1, ply + 1, -low.next(), -low);
-            // A child at depth 0 is a leaf: its null-window value is already exact.
-            if v > low && v < beta && depth > 1 && !s.stopped() {
-                s.counters.re_searches += 1;
-                v = -negascout(s, &child, depth - 1, ply + 1, -beta, -v);
-            }
-            v
+            s.search_brother(&child, depth - 1, ply + 1, best.low, beta, brothers)
+                .0
         };
         s.after_child(ply, mv);
         if s.stopped() {

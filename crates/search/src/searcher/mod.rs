@@ -78,6 +78,8 @@ pub(crate) struct Searcher<'a, G: Game, E> {
     /// Whether a shallow ordering search is running (they are not nested).
     in_shallow: bool,
     stop: StopCondition<'a>,
+    /// The configuration it was made with (for the searchers a split forks).
+    config: SearchConfig,
     /// The parallel search this searcher takes part in (Young Brothers Wait), if any.
     split: Option<&'a SplitContext<'a>>,
     /// The smallest ply at which the current path leaves the leftmost line (takes a move other
@@ -157,6 +159,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                 pending: 0,
                 stopped: false,
             },
+            config: *config,
             split: None,
             sideline_from: usize::MAX,
         }
@@ -420,11 +423,11 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                 self.following = true;
                 return;
             }
-            match self.root_line(ply, mv) {
+            match refutation(&self.refutations, ply, mv) {
                 Some(refutation) => {
                     self.line.clear();
                     self.line.push(mv);
-                    self.line.extend_from_slice(&refutation);
+                    self.line.extend_from_slice(refutation);
                     self.following = true;
                 }
                 None => self.following = false,
@@ -432,19 +435,6 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         } else if self.following && (index > 0 || self.line.get(ply) != Some(&mv)) {
             self.following = false;
         }
-    }
-
-    /// At the root (`ply` 0), the line that refuted `mv` in an earlier pass, if the
-    /// refutation table has one.
-    fn root_line(&self, ply: usize, mv: G::Move) -> Option<Vec<G::Move>> {
-        if ply != 0 {
-            return None;
-        }
-        let refutations = self.refutations.as_ref()?;
-        refutations
-            .iter()
-            .find(|(m, _)| *m == mv)
-            .map(|(_, line)| line.clone())
     }
 
     /// Tells the searcher that the search of `mv` at `ply` is over: at the root, the refutation
@@ -582,6 +572,23 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         }
         line
     }
+}
+
+/// At the root (`ply` 0), the line that refuted `mv` in an earlier pass, if the refutation
+/// table (`refutations`) has one.
+fn refutation<M: PartialEq>(
+    refutations: &Option<Refutations<M>>,
+    ply: usize,
+    mv: M,
+) -> Option<&[M]> {
+    if ply != 0 {
+        return None;
+    }
+    refutations
+        .as_ref()?
+        .iter()
+        .find(|(m, _)| *m == mv)
+        .map(|(_, line)| line.as_slice())
 }
 
 /// Which killer list a node uses.

@@ -17,7 +17,7 @@ use std::time::Instant;
 use super::{Best, Searcher, StopCondition};
 use crate::algo::{alpha_beta::alpha_beta, negascout::negascout};
 use crate::picker::{MovePicker, Stage};
-use crate::{Counters, Evaluator, FailMode, Game, Score};
+use crate::{Counters, Evaluator, FailMode, Game, Score, SearchLimits};
 
 /// Only nodes with at least this many plies left split (below, a brother's search is too
 /// short to pay for handing it to another thread). Measured on depth-12 searches of FFO
@@ -144,35 +144,24 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     /// A searcher for a brother's search under the split point `abort`: the same settings,
     /// limits and table, copies of the killers and history, its own counters.
     fn fork(&self, abort: &Arc<Abort>) -> Self {
-        Searcher {
-            eval: self.eval,
-            counters: Counters::default(),
-            tt: self.tt,
-            pv: Vec::new(),
-            root_hint: Vec::new(),
-            line: Vec::new(),
-            following: false,
-            root_best: None,
-            horizon_leaves: 0,
-            pickers: Vec::new(),
-            static_ordering: self.static_ordering,
-            killer_mode: self.killer_mode,
-            killers: self.killers.clone(),
-            history: self.history.clone(),
-            refutations: None,
-            shallow: self.shallow,
-            in_shallow: false,
-            stop: StopCondition {
-                deadline: self.stop.deadline,
-                node_limit: self.stop.node_limit,
-                halt: self.stop.halt,
-                abort: Some(Arc::clone(abort)),
-                pending: 0,
-                stopped: false,
-            },
-            split: self.split,
-            sideline_from: 0,
-        }
+        let limits = SearchLimits::default();
+        let mut fork = Searcher::new(self.eval, self.tt, &self.config, &limits, Instant::now());
+        fork.killers = self.killers.clone();
+        fork.history = self.history.clone();
+        // The root's refutations stay with the splitting searcher (brothers get their lines).
+        fork.refutations = None;
+        fork.stop = StopCondition {
+            deadline: self.stop.deadline,
+            node_limit: self.stop.node_limit,
+            halt: self.stop.halt,
+            abort: Some(Arc::clone(abort)),
+            pending: 0,
+            stopped: false,
+        };
+        fork.split = self.split;
+        // A brother is never on the leftmost line.
+        fork.sideline_from = 0;
+        fork
     }
 
     /// Searches `first` (the `index`-th move of `game`, at `ply` with `depth` plies left,
@@ -197,7 +186,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         let mut tasks: Vec<Task<G::Move>> = Vec::new();
         let mut next = Some(first);
         while let Some(mv) = next {
-            let line = self.root_line(ply, mv);
+            let line = super::refutation(&self.refutations, ply, mv).map(<[_]>::to_vec);
             tasks.push((mv, picker.last_stage(), line));
             next = self.next_move(picker, game, ply, depth);
         }
@@ -225,8 +214,14 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                         };
                         let a = Score::from_raw(alpha.load(Relaxed));
                         worker.follow(ply, *mv, line.as_deref());
-                        let (value, floor) =
-                            worker.brother(&game.play(*mv), depth - 1, ply + 1, a, beta, brothers);
+                        let (value, floor) = worker.search_brother(
+                            &game.play(*mv),
+                            depth - 1,
+                            ply + 1,
+                            a,
+                            beta,
+                            brothers,
+                        );
                         if worker.stopped() {
                             break;
                         }
@@ -302,10 +297,11 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         }
     }
 
-    /// One brother's search, `child` at `ply` with `depth` plies left, against the shared
-    /// `alpha` and the node's `beta`, from the node's point of view: the value and the lower
-    /// edge of the last window it was searched with.
-    fn brother(
+    /// The search of a move after the first, `child` at `ply` with `depth` plies left, against
+    /// the node's `alpha` (in a split, the shared one) and `beta`, from the node's point of view:
+    /// the value and the lower edge of the last window it was searched with. The sequential
+    /// node loops and the split brothers both search younger brothers this way.
+    pub fn search_brother(
         &mut self,
         child: &G,
         depth: u32,
