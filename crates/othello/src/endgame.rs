@@ -529,6 +529,17 @@ const ELDERS: usize = 3;
 /// the eldest).
 type Brother = (i32, u32, usize);
 
+/// The exact score of a position with few empty squares (at most [`ORDERED_EMPTIES`] - 1 is
+/// what the solver uses it for; any count works) by the solver's leaf search, without table or
+/// threads: clamped to `(alpha, beta)` as a fail-soft bound outside it. Returns the score and
+/// the number of nodes searched. Exposed for benchmarks and tests of the leaf search.
+pub fn solve_small(board: &Board, alpha: i32, beta: i32) -> (i32, u64) {
+    let mut c = Counters::default();
+    let (p, o) = (board.player(), board.opponent());
+    let v = shallow(&mut c, p, o, alpha, beta, board.empty_count());
+    (v, c.nodes)
+}
+
 /// Alpha-beta without table or sorting, for the last few empties (fail-soft).
 fn shallow(c: &mut Counters, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u32) -> i32 {
     let empty = !(p | o);

@@ -26,7 +26,7 @@
 //! ```
 #![deny(missing_docs)]
 
-mod bitboard;
+pub mod bitboard;
 mod board;
 pub mod endgame;
 pub mod eval;
