@@ -60,29 +60,82 @@ pub const fn legal_moves(player: u64, opponent: u64) -> u64 {
     m & !(player | opponent)
 }
 
-/// The run of opponent discs flipped in direction `d` by a disc placed on `placed`: the run
-/// that starts next to `placed`, kept only if a player disc closes it (selected by a mask, not
-/// a branch).
+/// The squares beyond each square in each direction, up to the edge: `RAYS[sq][k]` for the
+/// steps east, north, north-east, north-west (towards higher indices, `k` 0-3) and west,
+/// south, south-west, south-east (towards lower indices, `k` 4-7).
+const RAYS: [[u64; 8]; 64] = {
+    const STEPS: [(i32, i32); 8] = [
+        (1, 0),
+        (0, 1),
+        (1, 1),
+        (-1, 1),
+        (-1, 0),
+        (0, -1),
+        (-1, -1),
+        (1, -1),
+    ];
+    let mut table = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut k = 0;
+        while k < 8 {
+            let (df, dr) = STEPS[k];
+            let (mut f, mut r) = ((sq % 8) as i32 + df, (sq / 8) as i32 + dr);
+            while f >= 0 && f < 8 && r >= 0 && r < 8 {
+                table[sq][k] |= 1u64 << (r * 8 + f);
+                f += df;
+                r += dr;
+            }
+            k += 1;
+        }
+        sq += 1;
+    }
+    table
+};
+
+/// Flips along a ray towards higher indices: the opponent discs before the first square of
+/// the ray that is not the opponent's, if that square is the player's.
 #[inline(always)]
-const fn flips_towards(placed: u64, player: u64, through: u64, d: i32) -> u64 {
-    let r = run(placed, through, d);
-    let closed = (player & shift(r, d)) != 0;
-    r & (closed as u64).wrapping_neg()
+const fn flips_up(ray: u64, player: u64, opponent: u64) -> u64 {
+    let stop = ray & !opponent;
+    let first = stop & stop.wrapping_neg();
+    let closed = (first & player != 0) as u64;
+    ray & first.wrapping_sub(1) & closed.wrapping_neg()
+}
+
+/// Flips along a ray towards lower indices: the same with the last square of the ray (found by
+/// counting leading zeros; an empty `stop` yields bit 0, which then closes nothing).
+#[inline(always)]
+const fn flips_down(ray: u64, player: u64, opponent: u64) -> u64 {
+    let stop = ray & !opponent;
+    let last = (1u64 << 63) >> (stop | 1).leading_zeros();
+    let closed = (last & player & ray != 0) as u64;
+    ray & !((last << 1).wrapping_sub(1)) & closed.wrapping_neg()
+}
+
+/// The opponent discs that a disc placed on square `sq` (0-63) flips (zero if none, which
+/// makes the square illegal). The caller ensures the square is empty.
+///
+/// Per direction: the ray of squares beyond `sq` (a table), its first square that is not the
+/// opponent's (the lowest or the highest set bit), and the run before it if the player owns it.
+#[inline]
+pub const fn flips_at(sq: u32, player: u64, opponent: u64) -> u64 {
+    let rays = &RAYS[sq as usize];
+    flips_up(rays[0], player, opponent)
+        | flips_up(rays[1], player, opponent)
+        | flips_up(rays[2], player, opponent)
+        | flips_up(rays[3], player, opponent)
+        | flips_down(rays[4], player, opponent)
+        | flips_down(rays[5], player, opponent)
+        | flips_down(rays[6], player, opponent)
+        | flips_down(rays[7], player, opponent)
 }
 
 /// The opponent discs that a disc placed on the single-bit mask `placed` flips (zero if none,
 /// which makes the square illegal). The caller ensures `placed` is an empty square.
 #[inline]
 pub const fn flipped(placed: u64, player: u64, opponent: u64) -> u64 {
-    let inner = opponent & INNER_FILES;
-    flips_towards(placed, player, inner, 1)
-        | flips_towards(placed, player, inner, -1)
-        | flips_towards(placed, player, opponent, 8)
-        | flips_towards(placed, player, opponent, -8)
-        | flips_towards(placed, player, inner, 9)
-        | flips_towards(placed, player, inner, -9)
-        | flips_towards(placed, player, inner, 7)
-        | flips_towards(placed, player, inner, -7)
+    flips_at(placed.trailing_zeros(), player, opponent)
 }
 
 /// The four 4x4 quadrants of the board: the regions of the parity rule.

@@ -4,25 +4,50 @@
 //!
 //! The search is principal variation search at the root and null-window search below it
 //! (every interior node is searched with a window one disc wide, except along the first move
-//! of a PV node). Move ordering changes with the number of empty squares:
+//! of a PV node). What each node does depends on the number of empty squares:
 //!
-//! * many empties ([`ORDERED_EMPTIES`] or more): the table's best move first, then
-//!   fastest-first — the move that leaves the opponent the fewest replies — with corners
-//!   preferred among equals;
-//! * few empties: no table and no sorting; squares in regions with an odd number of empties
-//!   first (parity), corners before the rest;
-//! * one empty: no move list at all, the flips of the last move are counted directly.
+//! * many empties ([`ORDERED_EMPTIES`] or more): the transposition table (bounds and best
+//!   move); the stability cutoff (the opponent's stable discs bound the score, see
+//!   [`crate::stability`]); from `ETC_EMPTIES` up, the enhanced transposition cutoff (a child's
+//!   stored bound may already refute the node); moves ordered table move first, then
+//!   fastest-first (fewest opponent replies, corners counted twice), the opponent's potential
+//!   mobility, corners and parity;
+//! * few empties: no table and no move list; the empty squares are tried in parity order (odd
+//!   regions first, corners first within a region), each checked for flips directly, with the
+//!   stability cutoff from `STABILITY_EMPTIES` up;
+//! * two and one empties: dedicated code (no loop; the last move's flips are counted directly).
+//!
+//! Each rule was kept because it paid on FFO #40-#44 (nodes and time, single thread; the
+//! measurements are in the project's notes).
 
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering::Relaxed};
 
 use prune_search::{Counters, Parallel, ParallelKind, Score, TranspositionTable};
 use rayon::prelude::*;
 
-use crate::bitboard::{flipped, legal_moves, odd_regions, CORNERS};
+use crate::bitboard::{flipped, flips_at, legal_moves, neighbours, odd_regions, CORNERS};
 use crate::{Board, Move, Square};
 
 /// From this many empties up, nodes use the transposition table and fastest-first ordering.
 pub const ORDERED_EMPTIES: u32 = 7;
+
+/// From this many empties up, a node first looks up its children in the table (enhanced
+/// transposition cutoff).
+const ETC_EMPTIES: u32 = 8;
+
+/// From this many empties up, the leaf search tries the stability cutoff (it runs at every
+/// node of the ordered search).
+const STABILITY_EMPTIES: u32 = 4;
+
+/// Below this many empties, the ordering key prefers moves in odd regions (parity).
+const PARITY_EMPTIES: u32 = 14;
+
+/// The ordering key's weights: per opponent reply (a corner reply counts twice), per square of
+/// the opponent's potential mobility, and the bonuses of a corner and of an odd region.
+const MOBILITY_WEIGHT: i32 = 16;
+const POTENTIAL_WEIGHT: i32 = 4;
+const CORNER_BONUS: i32 = 8;
+const PARITY_BONUS: i32 = 4;
 
 /// Corners, then the squares that are neither X- nor C-squares, then the rest: the order in
 /// which shallow nodes try moves within a parity class.
@@ -311,6 +336,11 @@ impl Shared<'_> {
         if stopped(abort) {
             return 0;
         }
+        if !root.is_root() {
+            if let Some(v) = stability_cutoff(c, p, o, alpha) {
+                return v;
+            }
+        }
         let moves = legal_moves(p, o);
         if moves == 0 {
             if legal_moves(o, p) == 0 {
@@ -347,6 +377,11 @@ impl Shared<'_> {
             tt_move = e.best_move.and_then(Move::square).map(|s| s.index() as u32);
         }
         let mut list = MoveList::new(p, o, moves, tt_move);
+        if !root.is_root() && empties >= ETC_EMPTIES {
+            if let Some(v) = self.etc(c, p, o, &list, beta) {
+                return v;
+            }
+        }
         if let Root::Helper(k) = root {
             list.rotate(k);
         }
@@ -408,6 +443,24 @@ impl Shared<'_> {
             *out = best_move;
         }
         best
+    }
+
+    /// Enhanced transposition cutoff: a child whose stored upper bound (its own view) proves
+    /// this node reaches `beta` ends the search of this node before any child is searched.
+    fn etc(&self, c: &mut Counters, p: u64, o: u64, list: &MoveList, beta: i32) -> Option<i32> {
+        for &(sq, flips, _) in &list.moves[..list.len] {
+            let (np, no) = (o & !flips, p | flips | (1u64 << sq));
+            c.tt_probes += 1;
+            if let Some(e) = self.tt.probe(Board::from_disjoint_bits(np, no).hash()) {
+                let upper = from_score(e.upper);
+                if -upper >= beta {
+                    c.tt_hits += 1;
+                    c.tt_cutoffs += 1;
+                    return Some(-upper);
+                }
+            }
+        }
+        None
     }
 
     /// The value of the move `sq` (flipping `flips`) from `(p, o)`: the first move of a PV
@@ -540,41 +593,62 @@ pub fn solve_small(board: &Board, alpha: i32, beta: i32) -> (i32, u64) {
     (v, c.nodes)
 }
 
-/// Alpha-beta without table or sorting, for the last few empties (fail-soft).
+/// The squares next to each square: a move there needs one of the opponent's discs among them.
+const NEIGHBOURS: [u64; 64] = {
+    let mut table = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        table[sq] = neighbours(1u64 << sq);
+        sq += 1;
+    }
+    table
+};
+
+/// Alpha-beta without table or sorting, for the last few empties (fail-soft). No move list:
+/// the empty squares are tried in parity order (odd regions first, corners first within a
+/// region), each checked for flips directly.
 fn shallow(c: &mut Counters, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u32) -> i32 {
     let empty = !(p | o);
-    if empties <= 1 {
-        c.nodes += 1;
-        c.leaves += 1;
-        return if empties == 0 {
-            final_score(p, o)
-        } else {
-            last_one(p, o, empty)
-        };
-    }
-    let moves = legal_moves(p, o);
-    if moves == 0 {
-        if legal_moves(o, p) == 0 {
+    match empties {
+        0 => {
             c.nodes += 1;
             c.leaves += 1;
             return final_score(p, o);
         }
-        // A pass is not a node of its own: the opponent's position counts itself.
-        return -shallow(c, o, p, -beta, -alpha, empties);
+        1 => {
+            c.nodes += 1;
+            c.leaves += 1;
+            return last_one(p, o, empty);
+        }
+        2 => return last_two(c, p, o, alpha, beta, empty),
+        _ => {}
     }
-    c.nodes += 1;
-    c.interior += 1;
+    if empties >= STABILITY_EMPTIES {
+        if let Some(v) = stability_cutoff(c, p, o, alpha) {
+            return v;
+        }
+    }
     let odd = odd_regions(empty);
     let mut best = -65;
     let mut i = 0;
     for region in [odd, !odd] {
         for class in PRIORITY {
-            let mut todo = moves & region & class;
+            let mut todo = empty & region & class;
             while todo != 0 {
                 let sq = todo.trailing_zeros();
                 todo &= todo - 1;
+                if NEIGHBOURS[sq as usize] & o == 0 {
+                    continue;
+                }
                 let bit = 1u64 << sq;
                 let flips = flipped(bit, p, o);
+                if flips == 0 {
+                    continue;
+                }
+                if i == 0 {
+                    c.nodes += 1;
+                    c.interior += 1;
+                }
                 let v = -shallow(c, o & !flips, p | flips | bit, -beta, -alpha, empties - 1);
                 if v > best {
                     best = v;
@@ -590,7 +664,89 @@ fn shallow(c: &mut Counters, p: u64, o: u64, mut alpha: i32, beta: i32, empties:
             }
         }
     }
+    if i == 0 {
+        if legal_moves(o, p) == 0 {
+            c.nodes += 1;
+            c.leaves += 1;
+            return final_score(p, o);
+        }
+        // A pass is not a node of its own: the opponent's position counts itself.
+        return -shallow(c, o, p, -beta, -alpha, empties);
+    }
     best
+}
+
+/// Two empty squares (`empty`): each tried directly, then the opponent's if the side to move
+/// has neither.
+fn last_two(c: &mut Counters, p: u64, o: u64, alpha: i32, beta: i32, empty: u64) -> i32 {
+    let x = empty & empty.wrapping_neg();
+    let y = empty ^ x;
+    let try_move = |c: &mut Counters, bit: u64, other: u64| -> Option<i32> {
+        if NEIGHBOURS[bit.trailing_zeros() as usize] & o == 0 {
+            return None;
+        }
+        let flips = flipped(bit, p, o);
+        if flips == 0 {
+            return None;
+        }
+        c.nodes += 1;
+        c.leaves += 1;
+        Some(-last_one(o & !flips, p | flips | bit, other))
+    };
+    let first = try_move(c, x, y);
+    if let Some(v) = first {
+        c.nodes += 1;
+        c.interior += 1;
+        if v >= beta {
+            c.count_cutoff(0);
+            return v;
+        }
+    }
+    let second = try_move(c, y, x);
+    match (first, second) {
+        (Some(a), Some(b)) => {
+            if b >= beta {
+                c.count_cutoff(1);
+            }
+            a.max(b)
+        }
+        (Some(a), None) => a,
+        (None, Some(b)) => {
+            c.nodes += 1;
+            c.interior += 1;
+            if b >= beta {
+                c.count_cutoff(0);
+            }
+            b
+        }
+        (None, None) => {
+            if flipped(x, o, p) == 0 && flipped(y, o, p) == 0 {
+                c.nodes += 1;
+                c.leaves += 1;
+                return final_score(p, o);
+            }
+            // A pass is not a node of its own: the opponent's position counts itself.
+            -last_two(c, o, p, -beta, -alpha, empty)
+        }
+    }
+}
+
+/// The stability cutoff: the opponent's stable discs are lost for good, so the score is at
+/// most 64 less twice their number; when that is no better than `alpha` the node fails low
+/// with that bound, unsearched.
+#[inline]
+fn stability_cutoff(c: &mut Counters, p: u64, o: u64, alpha: i32) -> Option<i32> {
+    // Even if every opponent disc were stable the bound would be above alpha: skip the work.
+    if alpha < 64 - 2 * o.count_ones() as i32 {
+        return None;
+    }
+    let bound = 64 - 2 * crate::stability::stable_discs(o, p).count_ones() as i32;
+    if bound <= alpha {
+        c.nodes += 1;
+        c.leaves += 1;
+        return Some(bound);
+    }
+    None
 }
 
 /// The exact score with one empty square `empty` (a single bit) left.
@@ -614,25 +770,41 @@ struct MoveList {
 }
 
 impl MoveList {
-    /// Fastest-first: the key is the opponent's number of replies (x 16), less a bonus for a
-    /// corner; the table's move comes first.
+    /// Fastest-first: the key (smaller first) is mostly the opponent's number of replies,
+    /// corners counted twice; then the opponent's potential mobility (empty squares next to
+    /// the mover's discs); less a bonus for taking a corner and, below [`PARITY_EMPTIES`],
+    /// for playing in a region with an odd number of empties. A move that wipes out the
+    /// opponent comes first, and before it the table's move.
     fn new(p: u64, o: u64, mut moves: u64, tt_move: Option<u32>) -> Self {
         let mut list = MoveList {
             moves: [(0, 0, 0); 32],
             len: 0,
         };
+        let empty = !(p | o);
+        let odd = if empty.count_ones() < PARITY_EMPTIES {
+            odd_regions(empty)
+        } else {
+            0
+        };
         while moves != 0 && list.len < 32 {
             let sq = moves.trailing_zeros();
             moves &= moves - 1;
             let bit = 1u64 << sq;
-            let flips = flipped(bit, p, o);
+            let flips = flips_at(sq, p, o);
             let key = if Some(sq) == tt_move {
                 i32::MIN
             } else {
                 let (np, no) = (o & !flips, p | flips | bit);
-                let replies = legal_moves(np, no).count_ones() as i32;
-                let corner = if bit & CORNERS != 0 { 8 } else { 0 };
-                replies * 16 - corner
+                if np == 0 {
+                    i32::MIN + 1
+                } else {
+                    let replies = legal_moves(np, no);
+                    let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+                    let potential = (neighbours(no) & empty & !bit).count_ones() as i32;
+                    let corner = if bit & CORNERS != 0 { CORNER_BONUS } else { 0 };
+                    let parity = if bit & odd != 0 { PARITY_BONUS } else { 0 };
+                    mobility * MOBILITY_WEIGHT + potential * POTENTIAL_WEIGHT - corner - parity
+                }
             };
             list.moves[list.len] = (sq, flips, key);
             list.len += 1;

@@ -37,6 +37,7 @@ pub mod perft;
 mod position;
 pub mod solve;
 mod square;
+pub mod stability;
 pub mod suite;
 
 pub use board::{Board, OverlappingDiscs};
