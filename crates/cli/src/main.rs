@@ -1,5 +1,6 @@
 //! `prune`: search, solve and compare game-tree search algorithms from the command line.
 
+mod bench_cmd;
 mod config_args;
 mod lab_cmd;
 mod match_cmd;
@@ -51,6 +52,10 @@ enum Command {
     /// from a set of openings with colours alternated; report wins, draws, losses, disc margin
     /// and the Elo difference with its error bar.
     Match(match_cmd::MatchArgs),
+    /// Benchmark: exact endgame solves and fixed-depth midgame searches of a fixed set of
+    /// Othello positions; print each one's nodes, time and speed, then the total node count
+    /// (the signature, checked against the recorded one) and the overall speed.
+    Bench(bench_cmd::BenchArgs),
 }
 
 /// An error for the user: printed as `error: ...`, exit status 2 for bad input, 1 otherwise.
@@ -73,6 +78,7 @@ fn main() -> ExitCode {
         Command::Play(args) => play_cmd::run(&args),
         Command::Nboard(args) => nboard_cmd::run(&args),
         Command::Match(args) => match_cmd::run(&args),
+        Command::Bench(args) => bench_cmd::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

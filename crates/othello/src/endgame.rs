@@ -22,10 +22,11 @@
 
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering::Relaxed};
 
-use prune_search::{Counters, Parallel, ParallelKind, Score, TranspositionTable};
+use prune_search::{Counters, Parallel, ParallelKind};
 use rayon::prelude::*;
 
 use crate::bitboard::{flipped, flips_at, legal_moves, neighbours, odd_regions, CORNERS};
+use crate::table::EndgameTable;
 use crate::{Board, Move, Square};
 
 /// From this many empties up, nodes use the transposition table and fastest-first ordering.
@@ -72,7 +73,7 @@ pub struct EndgameResult {
 /// An exact endgame solver with its transposition table (reused between solves) and its
 /// threads.
 pub struct EndgameSolver {
-    tt: TranspositionTable<Move>,
+    tt: EndgameTable,
     parallel: Parallel,
     threads: Threads,
 }
@@ -96,20 +97,6 @@ fn final_score(p: u64, o: u64) -> i32 {
     Board::from_disjoint_bits(p, o).final_score()
 }
 
-fn to_score(v: i32) -> Score {
-    Score::exact(v)
-}
-
-fn from_score(s: Score) -> i32 {
-    if s >= Score::INFINITY {
-        65
-    } else if s <= -Score::INFINITY {
-        -65
-    } else {
-        s.margin().unwrap_or(0)
-    }
-}
-
 /// A chain of stop flags: a search beneath a split point stops when a sibling's cutoff (or the
 /// end of the main search, for Lazy SMP helpers) sets the flag of any split point above it.
 struct Abort<'a> {
@@ -131,7 +118,7 @@ fn stopped(abort: Option<&Abort<'_>>) -> bool {
 
 /// What every thread of one solve shares.
 struct Shared<'a> {
-    tt: &'a TranspositionTable<Move>,
+    tt: &'a EndgameTable,
     /// Which nodes may split: none (sequential, Lazy SMP), PV nodes, or any.
     split: Split,
 }
@@ -147,7 +134,7 @@ impl EndgameSolver {
     /// A sequential solver with a transposition table of `tt_mib` MiB.
     pub fn new(tt_mib: usize) -> Self {
         EndgameSolver {
-            tt: TranspositionTable::new(tt_mib.max(1)),
+            tt: EndgameTable::new(tt_mib.max(1)),
             parallel: Parallel::SEQUENTIAL,
             threads: Threads::Sequential,
         }
@@ -174,7 +161,7 @@ impl EndgameSolver {
             }
         };
         Ok(EndgameSolver {
-            tt: TranspositionTable::new(tt_mib.max(1)),
+            tt: EndgameTable::new(tt_mib.max(1)),
             parallel,
             threads,
         })
@@ -360,21 +347,19 @@ impl Shared<'_> {
         }
         c.nodes += 1;
         c.interior += 1;
-        let key = Board::from_disjoint_bits(p, o).hash();
         let mut a = alpha;
         c.tt_probes += 1;
         let mut tt_move = None;
-        if let Some(e) = self.tt.probe(key) {
+        if let Some(e) = self.tt.probe(p, o) {
             c.tt_hits += 1;
-            let (lower, upper) = (from_score(e.lower), from_score(e.upper));
-            if !root.is_root() && (lower >= beta || upper <= alpha || lower == upper) {
+            if !root.is_root() && (e.lower >= beta || e.upper <= alpha || e.lower == e.upper) {
                 c.tt_cutoffs += 1;
-                return if lower >= beta { lower } else { upper };
+                return if e.lower >= beta { e.lower } else { e.upper };
             }
             if !root.is_root() {
-                a = a.max(lower);
+                a = a.max(e.lower);
             }
-            tt_move = e.best_move.and_then(Move::square).map(|s| s.index() as u32);
+            tt_move = e.best;
         }
         let mut list = MoveList::new(p, o, moves, tt_move);
         if !root.is_root() && empties >= ETC_EMPTIES {
@@ -425,20 +410,12 @@ impl Shared<'_> {
             }
             i += 1;
         }
-        let lower = if best > alpha {
-            to_score(best)
-        } else {
-            -Score::INFINITY
-        };
-        let upper = if best < beta {
-            to_score(best)
-        } else {
-            Score::INFINITY
-        };
+        let lower = if best > alpha { best } else { -64 };
+        let upper = if best < beta { best } else { 64 };
+        self.tt.store(p, o, empties, lower, upper, best_sq);
         let best_move = best_sq
             .and_then(|s| Square::new(s as u8))
             .map(Move::from_square);
-        self.tt.store(key, empties, lower, upper, best_move);
         if let Root::Main(out) = root {
             *out = best_move;
         }
@@ -451,12 +428,11 @@ impl Shared<'_> {
         for &(sq, flips, _) in &list.moves[..list.len] {
             let (np, no) = (o & !flips, p | flips | (1u64 << sq));
             c.tt_probes += 1;
-            if let Some(e) = self.tt.probe(Board::from_disjoint_bits(np, no).hash()) {
-                let upper = from_score(e.upper);
-                if -upper >= beta {
+            if let Some(e) = self.tt.probe(np, no) {
+                if -e.upper >= beta {
                     c.tt_hits += 1;
                     c.tt_cutoffs += 1;
-                    return Some(-upper);
+                    return Some(-e.upper);
                 }
             }
         }

@@ -39,6 +39,7 @@ pub mod solve;
 mod square;
 pub mod stability;
 pub mod suite;
+mod table;
 
 pub use board::{Board, OverlappingDiscs};
 pub use eval::{Features, HandEval};
