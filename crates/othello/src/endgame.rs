@@ -25,7 +25,9 @@ use std::sync::atomic::{AtomicBool, AtomicI32, Ordering::Relaxed};
 use prune_search::{Counters, Parallel, ParallelKind};
 use rayon::prelude::*;
 
-use crate::bitboard::{flipped, flips_at, legal_moves, neighbours, odd_regions, CORNERS};
+use crate::bitboard::{
+    flipped, flips_at, legal_moves, neighbours, odd_regions, CORNERS, QUADRANTS,
+};
 use crate::table::EndgameTable;
 use crate::{Board, Move, Square};
 
@@ -318,7 +320,7 @@ impl Shared<'_> {
     ) -> i32 {
         let empties = 64 - (p | o).count_ones();
         if empties < ORDERED_EMPTIES && !root.is_root() {
-            return shallow(c, p, o, alpha, beta, empties);
+            return shallow(c, p, o, alpha, beta, empties, parity(!(p | o)));
         }
         if stopped(abort) {
             return 0;
@@ -565,8 +567,53 @@ type Brother = (i32, u32, usize);
 pub fn solve_small(board: &Board, alpha: i32, beta: i32) -> (i32, u64) {
     let mut c = Counters::default();
     let (p, o) = (board.player(), board.opponent());
-    let v = shallow(&mut c, p, o, alpha, beta, board.empty_count());
+    let v = shallow(
+        &mut c,
+        p,
+        o,
+        alpha,
+        beta,
+        board.empty_count(),
+        parity(!(p | o)),
+    );
     (v, c.nodes)
+}
+
+/// The quadrant of each square as a bit (1, 2, 4, 8): a move toggles its quadrant's parity.
+const QUADRANT: [u32; 64] = {
+    let mut table = [0u32; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (file, rank) = (sq % 8, sq / 8);
+        table[sq] = 1 << ((file / 4) + 2 * (rank / 4));
+        sq += 1;
+    }
+    table
+};
+
+/// For each set of odd quadrants (a 4-bit parity), the union of those quadrants.
+const ODD_REGIONS: [u64; 16] = {
+    let mut table = [0u64; 16];
+    let mut set = 0;
+    while set < 16 {
+        let mut q = 0;
+        while q < 4 {
+            if set >> q & 1 == 1 {
+                table[set] |= QUADRANTS[q];
+            }
+            q += 1;
+        }
+        set += 1;
+    }
+    table
+};
+
+/// The parity of `empty` as 4 bits: bit `q` set when quadrant `q` holds an odd number of
+/// empty squares.
+fn parity(empty: u64) -> u32 {
+    (0..4).fold(0, |acc, q| {
+        acc | ((empty & QUADRANTS[q]).count_ones() & 1) << q
+    })
 }
 
 /// The squares next to each square: a move there needs one of the opponent's discs among them.
@@ -583,7 +630,16 @@ const NEIGHBOURS: [u64; 64] = {
 /// Alpha-beta without table or sorting, for the last few empties (fail-soft). No move list:
 /// the empty squares are tried in parity order (odd regions first, corners first within a
 /// region), each checked for flips directly.
-fn shallow(c: &mut Counters, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u32) -> i32 {
+#[allow(clippy::too_many_arguments)]
+fn shallow(
+    c: &mut Counters,
+    p: u64,
+    o: u64,
+    mut alpha: i32,
+    beta: i32,
+    empties: u32,
+    parity: u32,
+) -> i32 {
     let empty = !(p | o);
     match empties {
         0 => {
@@ -604,7 +660,7 @@ fn shallow(c: &mut Counters, p: u64, o: u64, mut alpha: i32, beta: i32, empties:
             return v;
         }
     }
-    let odd = odd_regions(empty);
+    let odd = ODD_REGIONS[parity as usize];
     let mut best = -65;
     let mut i = 0;
     for region in [odd, !odd] {
@@ -625,7 +681,16 @@ fn shallow(c: &mut Counters, p: u64, o: u64, mut alpha: i32, beta: i32, empties:
                     c.nodes += 1;
                     c.interior += 1;
                 }
-                let v = -shallow(c, o & !flips, p | flips | bit, -beta, -alpha, empties - 1);
+                let (np, no) = (o & !flips, p | flips | bit);
+                let v = -shallow(
+                    c,
+                    np,
+                    no,
+                    -beta,
+                    -alpha,
+                    empties - 1,
+                    parity ^ QUADRANT[sq as usize],
+                );
                 if v > best {
                     best = v;
                     if v > alpha {
@@ -647,7 +712,7 @@ fn shallow(c: &mut Counters, p: u64, o: u64, mut alpha: i32, beta: i32, empties:
             return final_score(p, o);
         }
         // A pass is not a node of its own: the opponent's position counts itself.
-        return -shallow(c, o, p, -beta, -alpha, empties);
+        return -shallow(c, o, p, -beta, -alpha, empties, parity);
     }
     best
 }
@@ -728,13 +793,18 @@ fn stability_cutoff(c: &mut Counters, p: u64, o: u64, alpha: i32) -> Option<i32>
 /// The exact score with one empty square `empty` (a single bit) left.
 #[inline]
 fn last_one(p: u64, o: u64, empty: u64) -> i32 {
-    let f = flipped(empty, p, o);
-    if f != 0 {
-        return final_score(p | f | empty, o & !f);
+    // After a move on the last square the board is full: the score is twice the mover's
+    // discs less 64, and the mover's discs are its own, the new one and the flipped ones.
+    let sq = empty.trailing_zeros();
+    let flips = flips_at(sq, p, o).count_ones() as i32;
+    let mine = p.count_ones() as i32;
+    if flips != 0 {
+        return 2 * (mine + flips + 1) - 64;
     }
-    let f = flipped(empty, o, p);
-    if f != 0 {
-        return -final_score(o | f | empty, p & !f);
+    let flips = flips_at(sq, o, p).count_ones() as i32;
+    if flips != 0 {
+        // The opponent (with 63 - mine discs now) plays it.
+        return 64 - 2 * (63 - mine + flips + 1);
     }
     final_score(p, o)
 }
