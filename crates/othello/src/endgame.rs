@@ -47,9 +47,10 @@ const ETC_EMPTIES: u32 = 8;
 const STABILITY_EMPTIES: u32 = 4;
 
 /// Exact solves of this many empties or more start with a move-ordering pass (see
-/// [`ordering_pass`]): on FFO #43, #44, #46 and #47 it cut the nodes by 41% and the time by
-/// 30%; with 20-22 empties it cost more than it saved.
-const ORDERING_PASS_EMPTIES: u32 = 23;
+/// [`ordering_pass`]): it halved the time of FFO #46 (24 empties) and #47 (25) and cut #49's
+/// (26) from 171 s to 89 s, but made #43 and #44 (23 empties) a third slower and cost more
+/// than it saved on #40-#42 (20-22).
+const ORDERING_PASS_EMPTIES: u32 = 24;
 
 /// How deep the move-ordering pass searches (plies; depth 12 beat 4-8, 10, 14 and two
 /// passes).
@@ -195,7 +196,7 @@ impl EndgameSolver {
     }
 
     /// Solves of `empties` empties or more start with the move-ordering pass (by default
-    /// from 23 empties, where it pays); a larger number than 60 turns it off. The scores do not
+    /// from 24 empties, where it pays); a larger number than 60 turns it off. The scores do not
     /// depend on it, only the work.
     pub fn set_ordering_pass_empties(&mut self, empties: u32) {
         self.pass_empties = empties;
