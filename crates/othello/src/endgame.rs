@@ -62,13 +62,14 @@ const PARITY_EMPTIES: u32 = 14;
 /// The ordering key's weights: per opponent reply (a corner reply counts twice), per square of
 /// the opponent's potential mobility, and the bonuses of a corner and of an odd region.
 const MOBILITY_WEIGHT: i32 = 16;
-const POTENTIAL_WEIGHT: i32 = 4;
+const POTENTIAL_WEIGHT: i32 = 3;
 const CORNER_BONUS: i32 = 8;
 const PARITY_BONUS: i32 = 4;
 /// The ordering key's penalty for an X-square (b2, g2, b7, g7) and for a C-square (b1, a2,
 /// ...) next to an empty corner: such a move tends to give the corner away. Tuned on FFO
-/// #45-#47 (nodes): X 8/16/24/48 gave 627/579/599/633 M (none: 764 M); C 8/16 with X 16 gave
-/// 546/556 M.
+/// #45-#47 (nodes, potential weight 4): X 8/16/24/48 gave 627/579/599/633 M (none: 764 M); C
+/// 8/16 with X 16 gave 546/556 M; then the potential weight 3 gave 536 M (6: 531 M, but more
+/// on #40-#44).
 const X_PENALTY: i32 = 16;
 const C_PENALTY: i32 = 8;
 
