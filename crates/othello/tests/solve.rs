@@ -238,7 +238,7 @@ fn ffo_40_to_42_solve_to_their_published_scores() {
 }
 
 #[test]
-#[ignore = "23-27 empties: about 6 minutes in release on one core; run with \
+#[ignore = "23-27 empties: about 4 minutes in release on one core; run with \
             cargo test --release -p prune-othello --test solve -- --ignored"]
 fn ffo_43_to_52_solve_to_their_published_scores() {
     for number in 43..=52 {

@@ -18,9 +18,25 @@ pub(crate) fn alpha_beta<G: Game, E: Evaluator<G>>(
     beta: Score,
     fail: FailMode,
 ) -> Score {
-    let clamp = |v: Score| match fail {
-        FailMode::Soft => v,
-        FailMode::Hard => v.clamp(alpha, beta),
+    node(s, game, depth, ply, alpha, beta, Brothers::AlphaBeta(fail))
+}
+
+/// The node of alpha-beta and of NegaScout, which differ only in how they search a move
+/// (`brothers`): alpha-beta every move with the window `(best, beta)`; NegaScout the eldest
+/// with it, the others with a null window first (see [`Searcher::search_brother`]). Both
+/// split between threads at the same places and record children the same way.
+pub(crate) fn node<G: Game, E: Evaluator<G>>(
+    s: &mut Searcher<G, E>,
+    game: &G,
+    depth: u32,
+    ply: usize,
+    alpha: Score,
+    beta: Score,
+    brothers: Brothers,
+) -> Score {
+    let clamp = |v: Score| match brothers {
+        Brothers::AlphaBeta(FailMode::Hard) => v.clamp(alpha, beta),
+        Brothers::AlphaBeta(FailMode::Soft) | Brothers::NegaScout => v,
     };
     let (tt_move, mark) = match s.open(game, depth, ply, alpha, beta) {
         Node::Leaf(v) | Node::Settled(v) => return clamp(v),
@@ -29,7 +45,6 @@ pub(crate) fn alpha_beta<G: Game, E: Evaluator<G>>(
     };
     let mut picker = s.picker(ply, depth, tt_move);
     let mut best = Best::new(alpha);
-    let brothers = Brothers::AlphaBeta(fail);
     let mut i = 0;
     while let Some(mv) = s.next_move(&mut picker, game, ply, depth) {
         if s.may_split(ply, depth, i) {
@@ -46,7 +61,12 @@ pub(crate) fn alpha_beta<G: Game, E: Evaluator<G>>(
         }
         s.before_child(ply, i, mv);
         let child = game.play(mv);
-        let (v, _) = s.search_brother(&child, depth - 1, ply + 1, best.low, beta, brothers);
+        let v = if i == 0 {
+            s.search_eldest(&child, depth - 1, ply + 1, best.low, beta, brothers)
+        } else {
+            s.search_brother(&child, depth - 1, ply + 1, best.low, beta, brothers)
+                .0
+        };
         s.after_child(ply, mv);
         if s.stopped() {
             break;

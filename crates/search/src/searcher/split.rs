@@ -297,6 +297,23 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         }
     }
 
+    /// The value of a node's eldest move `child` (searched `depth` plies deep with the
+    /// window `(alpha, beta)` from the node's side): the whole window for both algorithms.
+    pub fn search_eldest(
+        &mut self,
+        child: &G,
+        depth: u32,
+        ply: usize,
+        alpha: Score,
+        beta: Score,
+        brothers: Brothers,
+    ) -> Score {
+        match brothers {
+            Brothers::AlphaBeta(fail) => -alpha_beta(self, child, depth, ply, -beta, -alpha, fail),
+            Brothers::NegaScout => -negascout(self, child, depth, ply, -beta, -alpha),
+        }
+    }
+
     /// The search of a move after the first, `child` at `ply` with `depth` plies left, against
     /// the node's `alpha` (in a split, the shared one) and `beta`, from the node's point of view:
     /// the value and the lower edge of the last window it was searched with. The sequential
