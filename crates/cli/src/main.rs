@@ -2,6 +2,7 @@
 
 mod bench_cmd;
 mod config_args;
+mod eval_arg;
 mod lab_cmd;
 mod match_cmd;
 mod nboard_cmd;
@@ -12,6 +13,7 @@ mod presets_cmd;
 mod report;
 mod search_cmd;
 mod solve_cmd;
+mod train_cmd;
 
 use std::process::ExitCode;
 
@@ -56,6 +58,9 @@ enum Command {
     /// Othello positions; print each one's nodes, time and speed, then the total node count
     /// (the signature, checked against the recorded one) and the overall speed.
     Bench(bench_cmd::BenchArgs),
+    /// Learn the pattern evaluation's weights from self-play games (exact solves near the end,
+    /// bootstrapped searches before), resumable, deterministic with a seed.
+    Train(train_cmd::TrainArgs),
 }
 
 /// An error for the user: printed as `error: ...`, exit status 2 for bad input, 1 otherwise.
@@ -79,6 +84,7 @@ fn main() -> ExitCode {
         Command::Nboard(args) => nboard_cmd::run(&args),
         Command::Match(args) => match_cmd::run(&args),
         Command::Bench(args) => bench_cmd::run(&args),
+        Command::Train(args) => train_cmd::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -16,6 +16,7 @@ use prune_play::{Agent, EnginePlayer, PlayerOptions, TimeControl};
 use prune_search::{Algorithm, Parallel, ParallelKind};
 use serde_json::{json, Value};
 
+use crate::eval_arg::parse_eval;
 use crate::CliError;
 
 /// The time per move when no time control is given, in milliseconds.
@@ -36,9 +37,16 @@ pub struct MatchArgs {
     /// Player A: a preset (`prune presets` lists them). The results are A's.
     #[arg(long, value_name = "PRESET")]
     pub a: String,
+    /// Player A's evaluation: pattern (the built-in trained weights), hand (the hand-made
+    /// evaluation) or a weights file written by `prune train`.
+    #[arg(long, value_name = "EVAL", default_value = "pattern")]
+    pub a_eval: String,
     /// Player B: a preset.
     #[arg(long, value_name = "PRESET", conflicts_with = "b_engine")]
     pub b: Option<String>,
+    /// Player B's evaluation (as `--a-eval`).
+    #[arg(long, value_name = "EVAL", default_value = "pattern")]
+    pub b_eval: String,
     /// Player B: an external engine that speaks the NBoard protocol, started with this command
     /// (a program and its arguments, split on whitespace; no shell).
     #[arg(long, value_name = "COMMAND")]
@@ -126,12 +134,17 @@ fn time_control(args: &MatchArgs) -> Result<TimeControl, CliError> {
 fn engine_player(
     option: &str,
     preset: &str,
+    eval: &str,
     algorithm: Algorithm,
     parallel: Parallel,
 ) -> Result<EnginePlayer, CliError> {
     let mut options = PlayerOptions::preset(preset, algorithm)
         .map_err(|e| CliError::Usage(format!("{option}: {e}")))?;
     options.parallel = parallel;
+    options.eval = parse_eval(&format!("{option}-eval"), eval)?;
+    if options.eval.name() != "pattern" || eval.trim() != "pattern" {
+        options.name = format!("{} ({})", options.name, eval.trim());
+    }
     EnginePlayer::new(options).map_err(|e| CliError::Usage(format!("{option} {preset}: {e}")))
 }
 
@@ -193,9 +206,15 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
         None => ExternalOptions::default(),
     };
 
-    let mut a = engine_player("--a", &args.a, algorithm, parallel)?;
+    let mut a = engine_player("--a", &args.a, &args.a_eval, algorithm, parallel)?;
     let mut b: Box<dyn Agent> = match b_spec {
-        BSpec::Preset(preset) => Box::new(engine_player("--b", preset, algorithm, parallel)?),
+        BSpec::Preset(preset) => Box::new(engine_player(
+            "--b",
+            preset,
+            &args.b_eval,
+            algorithm,
+            parallel,
+        )?),
         BSpec::Engine(command) => Box::new(
             ExternalEngine::start(command, engine_options)
                 .map_err(|e| CliError::Failure(format!("--b-engine: {e}")))?,

@@ -10,6 +10,7 @@ use prune_play::PlayerOptions;
 use prune_search::Algorithm;
 
 use crate::config_args::ParallelArgs;
+use crate::eval_arg::parse_eval;
 use crate::CliError;
 
 /// Options of `prune nboard`.
@@ -28,6 +29,10 @@ pub struct NboardArgs {
     /// `set depth` is then ignored; a hint of several moves shares the time between them).
     #[arg(long, value_name = "MS")]
     pub time_per_move: Option<u64>,
+    /// The evaluation: pattern (the built-in trained weights), hand (the hand-made evaluation)
+    /// or a weights file written by `prune train`.
+    #[arg(long, value_name = "EVAL", default_value = "pattern")]
+    pub eval: String,
     /// Threads and parallel scheme.
     #[command(flatten)]
     pub parallel_args: ParallelArgs,
@@ -43,6 +48,7 @@ impl NboardArgs {
         let mut player = PlayerOptions::preset(&self.preset, algorithm)
             .map_err(|e| CliError::Usage(format!("--preset: {e}")))?;
         player.parallel = self.parallel_args.build()?;
+        player.eval = parse_eval("--eval", &self.eval)?;
         if !(1..=MAX_DEPTH).contains(&self.depth) {
             return Err(CliError::Usage(format!(
                 "--depth must be 1 to {MAX_DEPTH}, got {}",

@@ -5,13 +5,14 @@ use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use prune_othello::{Color, Move, Position};
+use prune_othello::{Color, Move, OthelloEval, Position};
 use prune_play::record::color_name;
 use prune_play::{ggf, Thought};
 use prune_play::{Agent, Budget, Clock, EnginePlayer, GameRecord, PlayerOptions, TimeControl};
 use prune_search::{Algorithm, Game, Parallel};
 
 use crate::config_args::ParallelArgs;
+use crate::eval_arg::parse_eval;
 use crate::CliError;
 
 /// Options of `prune play`.
@@ -34,6 +35,10 @@ pub struct PlayArgs {
     /// instead of the start position.
     #[arg(long, allow_hyphen_values = true)]
     pub position: Option<String>,
+    /// The engines' evaluation: pattern (the built-in trained weights), hand (the hand-made
+    /// evaluation) or a weights file written by `prune train`.
+    #[arg(long, value_name = "EVAL", default_value = "pattern")]
+    pub eval: String,
     /// Threads and parallel scheme of the engines.
     #[command(flatten)]
     pub parallel_args: ParallelArgs,
@@ -66,13 +71,19 @@ fn index(color: Color) -> usize {
     }
 }
 
-fn side(spec: &str, algorithm: Algorithm, parallel: Parallel) -> Result<Side, CliError> {
+fn side(
+    spec: &str,
+    algorithm: Algorithm,
+    parallel: Parallel,
+    eval: &OthelloEval,
+) -> Result<Side, CliError> {
     if spec.eq_ignore_ascii_case("human") {
         return Ok(Side::Human);
     }
     let mut options = PlayerOptions::preset(spec, algorithm)
         .map_err(|e| CliError::Usage(format!("'{spec}' is neither human nor a preset: {e}")))?;
     options.parallel = parallel;
+    options.eval = eval.clone();
     let engine = EnginePlayer::new(options).map_err(|e| CliError::Usage(e.to_string()))?;
     Ok(Side::Engine(Box::new(engine)))
 }
@@ -88,6 +99,7 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
         .parse()
         .map_err(|e| CliError::Usage(format!("--algorithm: {e}")))?;
     let parallel = args.parallel_args.build()?;
+    let eval = parse_eval("--eval", &args.eval)?;
     let start = match &args.position {
         Some(text) => text
             .parse::<Position>()
@@ -95,8 +107,8 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
         None => Position::START,
     };
     let sides = [
-        side(&args.black, algorithm, parallel)?,
-        side(&args.white, algorithm, parallel)?,
+        side(&args.black, algorithm, parallel, &eval)?,
+        side(&args.white, algorithm, parallel, &eval)?,
     ];
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();

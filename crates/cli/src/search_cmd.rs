@@ -4,12 +4,13 @@ use std::time::Duration;
 
 use clap::Args;
 use prune_games::{GameSpec, LineEval, NoisyEval, RandomEval, TicTacToe};
-use prune_othello::{HandEval, Ordered, Position, StaticOrdering};
+use prune_othello::{Ordered, Position, StaticOrdering};
 use prune_search::{
     Algorithm, Engine, Evaluator, FailMode, Game, Iteration, SearchConfig, SearchLimits,
 };
 
 use crate::config_args::{ConfigArgs, ParallelArgs};
+use crate::eval_arg::parse_eval;
 use crate::report::{print_result, result_json};
 use crate::CliError;
 
@@ -19,7 +20,7 @@ const OTHELLO_DEPTH: u32 = 6;
 /// Options of `prune search`.
 #[derive(Args, Debug)]
 pub struct SearchArgs {
-    /// The game: `tictactoe`, `othello` (searched with the hand-made evaluation, depth 6 by
+    /// The game: `tictactoe`, `othello` (searched with the evaluation of `--eval`, depth 6 by
     /// default), `uniform:width=W,depth=D,order=perfect|worst|random,seed=S` or
     /// `random:seed=S[,width=W,depth=D,range=R,states=N]`.
     #[arg(long, short)]
@@ -43,6 +44,10 @@ pub struct SearchArgs {
     /// position after the move).
     #[arg(long, value_name = "square|mobility|eval", default_value = "mobility")]
     pub othello_ordering: String,
+    /// Othello's evaluation: pattern (the built-in trained weights), hand (the hand-made
+    /// evaluation) or a weights file written by `prune train`.
+    #[arg(long, value_name = "EVAL", default_value = "pattern")]
+    pub eval: String,
     /// Print one JSON object instead of tables.
     #[arg(long)]
     pub json: bool,
@@ -106,7 +111,7 @@ pub fn run(args: &SearchArgs) -> Result<(), CliError> {
             .parse()
             .map_err(|e| CliError::Usage(format!("--othello-ordering: {e}")))?;
         let eval = Ordered {
-            eval: HandEval,
+            eval: parse_eval("--eval", &args.eval)?,
             ordering,
         };
         return run_game(args, &position, &eval, config, OTHELLO_DEPTH);

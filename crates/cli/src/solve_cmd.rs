@@ -12,6 +12,7 @@ use prune_search::{Algorithm, Counters};
 use serde_json::{json, Value};
 
 use crate::config_args::{ConfigArgs, ParallelArgs};
+use crate::eval_arg::parse_eval;
 use crate::positions::{parse_selection, Selection};
 use crate::report::{counter_rows, counters_json, describe, statistics_table};
 use crate::CliError;
@@ -38,6 +39,10 @@ pub struct SolveArgs {
     /// [default: fast, or generic when the search is configured].
     #[arg(long, value_parser = parse_engine)]
     pub engine: Option<SolverKind>,
+    /// The evaluation of the fast solver's move-ordering pass (from 24 empties): pattern (the
+    /// built-in trained weights), hand, or a weights file. Scores do not depend on it.
+    #[arg(long, value_name = "EVAL", default_value = "pattern")]
+    pub eval: String,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -300,6 +305,7 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
             format!("--tt: {e}")
         })
     })?;
+    solver.set_eval(parse_eval("--eval", &args.eval)?);
 
     let bar = ProgressBar::new(source.problems.len() as u64);
     bar.set_style(

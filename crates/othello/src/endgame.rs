@@ -33,7 +33,7 @@ use crate::bitboard::{
     flipped, flips_at, legal_moves, neighbours, odd_regions, CORNERS, QUADRANTS,
 };
 use crate::table::EndgameTable;
-use crate::{Board, Move, Square};
+use crate::{Board, Move, OthelloEval, Square};
 
 /// From this many empties up, nodes use the transposition table and fastest-first ordering.
 pub const ORDERED_EMPTIES: u32 = 7;
@@ -110,6 +110,8 @@ pub struct EndgameSolver {
     tt: EndgameTable,
     /// Solves of this many empties or more start with a move-ordering pass.
     pass_empties: u32,
+    /// The evaluation at the ordering pass's horizon.
+    eval: OthelloEval,
     parallel: Parallel,
     threads: Threads,
 }
@@ -160,6 +162,8 @@ struct Shared<'a> {
     /// 0 for the exact search; otherwise a move-ordering pass: nodes with this many empties
     /// or fewer are evaluated, not searched, and the table gets best moves but no bounds.
     horizon: u32,
+    /// The evaluation at the horizon.
+    eval: &'a OthelloEval,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -175,6 +179,7 @@ impl EndgameSolver {
         EndgameSolver {
             tt: EndgameTable::new(tt_mib.max(1)),
             pass_empties: ORDERING_PASS_EMPTIES,
+            eval: OthelloEval::default(),
             parallel: Parallel::SEQUENTIAL,
             threads: Threads::Sequential,
         }
@@ -203,6 +208,7 @@ impl EndgameSolver {
         Ok(EndgameSolver {
             tt: EndgameTable::new(tt_mib.max(1)),
             pass_empties: ORDERING_PASS_EMPTIES,
+            eval: OthelloEval::default(),
             parallel,
             threads,
         })
@@ -218,6 +224,12 @@ impl EndgameSolver {
     /// depend on it, only the work.
     pub fn set_ordering_pass_empties(&mut self, empties: u32) {
         self.pass_empties = empties;
+    }
+
+    /// The evaluation that the move-ordering pass uses at its horizon (by default the trained
+    /// patterns). The scores do not depend on it, only the work.
+    pub fn set_eval(&mut self, eval: OthelloEval) {
+        self.eval = eval;
     }
 
     /// Forgets what earlier solves stored.
@@ -271,6 +283,7 @@ impl EndgameSolver {
                 tt: &self.tt,
                 split,
                 horizon,
+                eval: &self.eval,
             };
             let (alpha, beta) = if horizon == 0 {
                 (alpha, beta)
@@ -386,7 +399,7 @@ impl Shared<'_> {
             c.nodes += 1;
             c.leaves += 1;
             // The evaluation is in hundredths of a disc; the windows are in discs.
-            let e = crate::HandEval.evaluate_board(&Board::from_disjoint_bits(p, o));
+            let e = self.eval.evaluate_board(&Board::from_disjoint_bits(p, o));
             return (e / 100).clamp(-64, 64);
         }
         if empties < ORDERED_EMPTIES && !root.is_root() {

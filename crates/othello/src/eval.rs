@@ -9,6 +9,7 @@ use prune_search::{Evaluator, Score};
 
 use crate::bitboard::{neighbours, CORNERS, FILE_A, FILE_H, RANK_1, RANK_8};
 use crate::board::Board;
+use crate::pattern::PatternEval;
 use crate::position::Position;
 
 /// The raw terms of the evaluation for the side to move; all but `parity` are "mine minus
@@ -164,6 +165,55 @@ impl Evaluator<Position> for HandEval {
 
     /// The move whose resulting position is worst for the opponent first (a one-ply look at
     /// the evaluation); a forced pass is left alone.
+    fn order_moves(&self, game: &Position, moves: &mut [crate::Move]) {
+        if moves.len() > 1 {
+            moves.sort_by_cached_key(|&mv| self.evaluate_board(game.play_unchecked(mv).board()));
+        }
+    }
+}
+
+/// An Othello evaluation chosen at run time: the hand-made one or a learned pattern set.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OthelloEval {
+    /// [`HandEval`].
+    Hand,
+    /// A [`PatternEval`] (the built-in weights or a weights file).
+    Pattern(PatternEval),
+}
+
+impl Default for OthelloEval {
+    /// The trained patterns with the built-in weights.
+    fn default() -> Self {
+        OthelloEval::Pattern(PatternEval::builtin())
+    }
+}
+
+impl OthelloEval {
+    /// The value of `board` for its side to move, in hundredths of a disc.
+    #[inline]
+    pub fn evaluate_board(&self, board: &Board) -> i32 {
+        match self {
+            OthelloEval::Hand => HandEval.evaluate_board(board),
+            OthelloEval::Pattern(e) => e.evaluate_board(board),
+        }
+    }
+
+    /// `hand` or `pattern`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            OthelloEval::Hand => "hand",
+            OthelloEval::Pattern(_) => "pattern",
+        }
+    }
+}
+
+impl Evaluator<Position> for OthelloEval {
+    fn evaluate(&self, game: &Position) -> Score {
+        Score::heuristic(self.evaluate_board(game.board()))
+    }
+
+    /// The move whose resulting position is worst for the opponent first; a forced pass is
+    /// left alone.
     fn order_moves(&self, game: &Position, moves: &mut [crate::Move]) {
         if moves.len() > 1 {
             moves.sort_by_cached_key(|&mv| self.evaluate_board(game.play_unchecked(mv).board()));

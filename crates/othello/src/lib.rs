@@ -33,6 +33,7 @@ pub mod eval;
 pub mod notation;
 pub mod obf;
 pub mod ordering;
+pub mod pattern;
 pub mod perft;
 mod position;
 pub mod solve;
@@ -40,12 +41,14 @@ mod square;
 pub mod stability;
 pub mod suite;
 mod table;
+pub mod train;
 
 pub use board::{Board, OverlappingDiscs};
-pub use eval::{Features, HandEval};
+pub use eval::{Features, HandEval, OthelloEval};
 pub use notation::{ParseError, ParseErrorKind};
 pub use obf::{parse_obf, parse_obf_numbered, ObfEntry, ObfError, ObfErrorKind};
 pub use ordering::{Ordered, StaticOrdering};
+pub use pattern::{PatternEval, PatternWeights, WeightsError};
 pub use perft::perft;
 pub use position::{Color, IllegalMove, Position};
 pub use solve::{

@@ -40,6 +40,7 @@ use crate::board::Board;
 use crate::endgame::EndgameSolver;
 use crate::position::Position;
 use crate::square::{Move, Square};
+use crate::OthelloEval;
 
 /// What a solve finds out.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -339,6 +340,14 @@ impl Solver {
             });
         }
         config
+    }
+
+    /// The evaluation of the fast solver's move-ordering pass (see
+    /// [`EndgameSolver::set_eval`]); the generic solver has no such pass and ignores it.
+    pub fn set_eval(&mut self, eval: OthelloEval) {
+        if let SolveEngine::Fast(solver) = &mut self.engine {
+            solver.set_eval(eval);
+        }
     }
 
     /// The options.

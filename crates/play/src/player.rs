@@ -7,7 +7,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use prune_othello::endgame::EndgameSolver;
-use prune_othello::{HandEval, Move, Ordered, Position, StaticOrdering};
+use prune_othello::{Move, Ordered, OthelloEval, Position, StaticOrdering};
 use prune_search::{Algorithm, ConfigError, Engine, Game, Parallel, Preset, Score};
 use prune_search::{SearchConfig, SearchLimits};
 
@@ -69,6 +69,8 @@ pub struct PlayerOptions {
     pub endgame: bool,
     /// The endgame solver's table, in MiB.
     pub solve_tt_mib: usize,
+    /// The evaluation of the midgame search (and of the solver's move-ordering pass).
+    pub eval: OthelloEval,
 }
 
 impl PlayerOptions {
@@ -82,6 +84,7 @@ impl PlayerOptions {
             parallel: Parallel::SEQUENTIAL,
             endgame: true,
             solve_tt_mib: 16,
+            eval: OthelloEval::default(),
         })
     }
 }
@@ -106,27 +109,29 @@ pub struct EnginePlayer {
     options: PlayerOptions,
     engine: Engine<Position>,
     solver: EndgameSolver,
-    eval: Ordered<HandEval>,
+    eval: Ordered<OthelloEval>,
 }
 
 impl EnginePlayer {
     /// An engine player with `options`.
     pub fn new(mut options: PlayerOptions) -> Result<EnginePlayer, ConfigError> {
         options.config.validate()?;
-        let solver = EndgameSolver::with_parallel(options.solve_tt_mib, options.parallel)
+        let mut solver = EndgameSolver::with_parallel(options.solve_tt_mib, options.parallel)
             .map_err(ConfigError::Invalid)?;
+        solver.set_eval(options.eval.clone());
         // A move with a time limit needs iterative deepening; a depth-limited one is the same
         // search either way, so turn it on once.
         options.config.iterative_deepening = true;
         let engine = Engine::with_parallel(options.config, options.parallel)?;
+        let eval = Ordered {
+            eval: options.eval.clone(),
+            ordering: StaticOrdering::default(),
+        };
         Ok(EnginePlayer {
             options,
             engine,
             solver,
-            eval: Ordered {
-                eval: HandEval,
-                ordering: StaticOrdering::default(),
-            },
+            eval,
         })
     }
 

@@ -1,0 +1,395 @@
+//! `prune train`: learn the pattern evaluation's weights from self-play (see
+//! `prune_othello::train` for the method). The work is saved in a folder as it goes, so an
+//! interrupted run picks up where it stopped when started again with the same settings.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
+use indicatif::{ProgressBar, ProgressStyle};
+use prune_othello::pattern::{
+    Classes, PatternEval, PatternWeights, PHASES, PHASE_WIDTH, WEIGHTS_VERSION,
+};
+use prune_othello::train::{
+    fit_phase, label, phase_samples, self_play, start_later_phases, FitReport, Sample, TrainOptions,
+};
+use serde_json::json;
+
+use crate::CliError;
+
+/// Options of `prune train`.
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// Write the weights to this file.
+    #[arg(long, value_name = "FILE", default_value = "weights.bin")]
+    pub out: PathBuf,
+    /// The folder for the run's intermediate results (positions, labels), reused to resume.
+    #[arg(long, value_name = "DIR", default_value = "prune-train")]
+    pub work: PathBuf,
+    /// Self-play games.
+    #[arg(long, default_value_t = 20000)]
+    pub games: usize,
+    /// The seed of every random choice.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Random opening moves per game: MIN-MAX.
+    #[arg(long, value_name = "MIN-MAX", default_value = "2-20")]
+    pub random_plies: String,
+    /// The chance of a random move after the opening.
+    #[arg(long, default_value_t = 0.1)]
+    pub noise: f64,
+    /// Positions with at most this many empties are labelled by exact solves.
+    #[arg(long, value_name = "N", default_value_t = 14)]
+    pub exact_empties: u32,
+    /// The depth of the labelling search of earlier positions.
+    #[arg(long, value_name = "PLIES", default_value_t = PHASE_WIDTH)]
+    pub search_depth: u32,
+    /// Gradient-descent passes per phase.
+    #[arg(long, default_value_t = 300)]
+    pub epochs: usize,
+    /// The ridge penalty on the weights (in squared discs per squared disc of error).
+    #[arg(long, default_value_t = 2.0)]
+    pub l2: f32,
+    /// One game in this many is held out to measure the fit.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub holdout_every: usize,
+    /// Labelling threads [default: all cores].
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// No progress bars.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+impl TrainArgs {
+    fn options(&self) -> Result<TrainOptions, CliError> {
+        let usage = |msg: String| CliError::Usage(msg);
+        let (low, high) = self
+            .random_plies
+            .split_once('-')
+            .and_then(|(a, b)| Some((a.trim().parse::<u32>().ok()?, b.trim().parse::<u32>().ok()?)))
+            .filter(|&(a, b)| a <= b && b <= 60)
+            .ok_or_else(|| {
+                usage(format!(
+                    "--random-plies '{}': expected MIN-MAX with MIN <= MAX <= 60",
+                    self.random_plies
+                ))
+            })?;
+        if !(0.0..=1.0).contains(&self.noise) {
+            return Err(usage(format!("--noise {}: expected 0 to 1", self.noise)));
+        }
+        if self.games == 0 || self.games > 10_000_000 {
+            return Err(usage("--games: expected 1 to 10,000,000".into()));
+        }
+        if self.search_depth < PHASE_WIDTH || self.search_depth > 20 {
+            return Err(usage(format!(
+                "--search-depth {}: expected {PHASE_WIDTH} (a phase's width, so that the \
+                 search's leaves lie in phases already fitted) to 20",
+                self.search_depth
+            )));
+        }
+        if self.exact_empties > 24 {
+            return Err(usage("--exact-empties: at most 24".into()));
+        }
+        if self.holdout_every < 2 {
+            return Err(usage("--holdout-every: at least 2".into()));
+        }
+        if !(0.0..=1e6).contains(&self.l2) {
+            return Err(usage(format!("--l2 {}: expected 0 to 1,000,000", self.l2)));
+        }
+        if self.epochs > 100_000 {
+            return Err(usage("--epochs: at most 100,000".into()));
+        }
+        let threads = match self.threads {
+            Some(0) => return Err(usage("--threads: at least 1".into())),
+            Some(n) => n.min(256),
+            None => TrainOptions::default().threads,
+        };
+        Ok(TrainOptions {
+            seed: self.seed,
+            games: self.games,
+            random_plies: (low, high),
+            noise: self.noise,
+            exact_empties: self.exact_empties,
+            search_depth: self.search_depth,
+            holdout_every: self.holdout_every,
+            epochs: self.epochs,
+            l2: self.l2,
+            threads,
+        })
+    }
+}
+
+/// The settings that determine the run's results (not the threads), as saved in the folder.
+fn settings(o: &TrainOptions) -> serde_json::Value {
+    json!({
+        "weights_version": WEIGHTS_VERSION,
+        "seed": o.seed,
+        "games": o.games,
+        "random_plies": [o.random_plies.0, o.random_plies.1],
+        "noise": o.noise,
+        "exact_empties": o.exact_empties,
+        "search_depth": o.search_depth,
+        "holdout_every": o.holdout_every,
+        "epochs": o.epochs,
+        "l2": o.l2,
+    })
+}
+
+fn failure(path: &Path, what: &str, e: impl std::fmt::Display) -> CliError {
+    CliError::Failure(format!("{}: {what}: {e}", path.display()))
+}
+
+/// Writes `text` to `path` through a temporary file, so an interrupted write leaves no half
+/// file behind.
+fn write_atomic(path: &Path, text: &[u8]) -> Result<(), CliError> {
+    let tmp = path.with_extension("tmp");
+    fs::write(&tmp, text).map_err(|e| failure(&tmp, "cannot write", e))?;
+    fs::rename(&tmp, path).map_err(|e| failure(path, "cannot write", e))
+}
+
+fn bar(len: u64, what: &str, quiet: bool) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{spinner}} [{{elapsed_precise}}] {{bar:30}} {{pos}}/{{len}} {what} (eta {{eta}})"
+        ))
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+/// The self-play positions: read from the folder, or played and saved there.
+fn positions(work: &Path, options: &TrainOptions, quiet: bool) -> Result<Vec<Sample>, CliError> {
+    let path = work.join("positions.txt");
+    if path.exists() {
+        let text = fs::read_to_string(&path).map_err(|e| failure(&path, "cannot read", e))?;
+        return text
+            .lines()
+            .enumerate()
+            .map(|(n, line)| {
+                let bad = || {
+                    failure(
+                        &path,
+                        &format!("line {}", n + 1),
+                        "expected PLAYER OPPONENT GAME (hex, hex, number)",
+                    )
+                };
+                let mut parts = line.split_whitespace();
+                let mut hex = || parts.next().and_then(|t| u64::from_str_radix(t, 16).ok());
+                let (player, opponent) = (hex().ok_or_else(bad)?, hex().ok_or_else(bad)?);
+                let game = parts.next().and_then(|t| t.parse().ok()).ok_or_else(bad)?;
+                if player & opponent != 0 {
+                    return Err(bad());
+                }
+                Ok(Sample {
+                    player,
+                    opponent,
+                    game,
+                })
+            })
+            .collect();
+    }
+    let progress = bar(options.games as u64, "games", quiet);
+    let samples = self_play(options, &|n| progress.set_position(n as u64));
+    progress.finish_and_clear();
+    let mut text = String::with_capacity(samples.len() * 40);
+    for s in &samples {
+        text.push_str(&format!(
+            "{:016x} {:016x} {}\n",
+            s.player, s.opponent, s.game
+        ));
+    }
+    write_atomic(&path, text.as_bytes())?;
+    Ok(samples)
+}
+
+/// One phase's labels: read from the folder, or computed and saved there.
+fn labels(
+    work: &Path,
+    phase: usize,
+    samples: &[Sample],
+    model: &PatternEval,
+    options: &TrainOptions,
+    quiet: bool,
+) -> Result<Vec<f32>, CliError> {
+    let path = work.join(format!("labels-{phase:02}.txt"));
+    if path.exists() {
+        let text = fs::read_to_string(&path).map_err(|e| failure(&path, "cannot read", e))?;
+        let values = text
+            .lines()
+            .enumerate()
+            .map(|(n, line)| {
+                line.trim()
+                    .parse::<f32>()
+                    .ok()
+                    .filter(|v| v.is_finite())
+                    .ok_or_else(|| failure(&path, &format!("line {}", n + 1), "expected a number"))
+            })
+            .collect::<Result<Vec<f32>, CliError>>()?;
+        if values.len() != samples.len() {
+            return Err(failure(
+                &path,
+                "does not fit the positions",
+                format!("{} labels for {} positions", values.len(), samples.len()),
+            ));
+        }
+        return Ok(values);
+    }
+    let progress = bar(
+        samples.len() as u64,
+        &format!("phase {phase} labels"),
+        quiet,
+    );
+    let values = label(samples, model, options, &|n| {
+        progress.set_position(n as u64)
+    });
+    progress.finish_and_clear();
+    let text: String = values.iter().map(|v| format!("{v}\n")).collect();
+    write_atomic(&path, text.as_bytes())?;
+    Ok(values)
+}
+
+/// Runs `prune train`.
+pub fn run(args: &TrainArgs) -> Result<(), CliError> {
+    let options = args.options()?;
+    let start = Instant::now();
+    let work = &args.work;
+    fs::create_dir_all(work).map_err(|e| failure(work, "cannot create the folder", e))?;
+    let settings_path = work.join("settings.json");
+    let wanted = settings(&options);
+    if settings_path.exists() {
+        let text = fs::read_to_string(&settings_path)
+            .map_err(|e| failure(&settings_path, "cannot read", e))?;
+        let found: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|e| failure(&settings_path, "not valid JSON", e))?;
+        if found != wanted {
+            return Err(CliError::Usage(format!(
+                "{} holds a run with other settings ({found}); give another --work folder or \
+                 delete it",
+                work.display()
+            )));
+        }
+        if !args.quiet {
+            eprintln!("resuming the run in {}", work.display());
+        }
+    } else {
+        write_atomic(&settings_path, format!("{wanted:#}\n").as_bytes())?;
+    }
+
+    let samples = positions(work, &options, args.quiet)?;
+    let provenance = format!(
+        "prune train --games {} --seed {} --random-plies {}-{} --noise {} --exact-empties {} \
+         --search-depth {} --epochs {} --l2 {} --holdout-every {}; {} positions; {} classes per phase",
+        options.games,
+        options.seed,
+        options.random_plies.0,
+        options.random_plies.1,
+        options.noise,
+        options.exact_empties,
+        options.search_depth,
+        options.epochs,
+        options.l2,
+        options.holdout_every,
+        samples.len(),
+        Classes::get().count,
+    );
+    let mut weights = PatternWeights::zero(&provenance);
+    let mut reports: Vec<FitReport> = Vec::new();
+    let mut previous = Vec::new();
+    for phase in 0..PHASES {
+        let mine = phase_samples(&samples, phase);
+        let model = PatternEval::new(Arc::new(weights.clone()));
+        let values = labels(work, phase, &mine, &model, &options, args.quiet)?;
+        let labelled: Vec<(Sample, f32)> = mine.into_iter().zip(values).collect();
+        let (fitted, report) = fit_phase(
+            phase,
+            &labelled,
+            &previous,
+            &weights.phases[phase],
+            &options,
+        );
+        if !args.quiet {
+            eprintln!(
+                "phase {phase:2} ({:2}-{:2} empties): {} positions, held-out error {:.2} -> {:.2} discs",
+                phase as u32 * PHASE_WIDTH,
+                (phase as u32 + 1) * PHASE_WIDTH - 1,
+                report.train + report.holdout,
+                report.holdout_mae_before,
+                report.holdout_mae
+            );
+        }
+        reports.push(report);
+        start_later_phases(&mut weights, phase, fitted);
+        previous = labelled;
+    }
+    let bytes = weights.to_bytes();
+    write_atomic(&args.out, &bytes)?;
+    let report_json = json!({
+        "settings": wanted,
+        "positions": samples.len(),
+        "weights": args.out.display().to_string(),
+        "bytes": bytes.len(),
+        "phases": reports.iter().map(|r| json!({
+            "phase": r.phase,
+            "empties": [r.phase as u32 * PHASE_WIDTH, (r.phase as u32 + 1) * PHASE_WIDTH - 1],
+            "train": r.train,
+            "holdout": r.holdout,
+            "holdout_mae_before": r.holdout_mae_before,
+            "train_mae": r.train_mae,
+            "holdout_mae": r.holdout_mae,
+        })).collect::<Vec<_>>(),
+    });
+    write_atomic(
+        &work.join("report.json"),
+        format!("{report_json:#}\n").as_bytes(),
+    )?;
+
+    let mut table = Table::new();
+    table.load_preset(UTF8_FULL_CONDENSED);
+    table.set_header(vec![
+        "phase",
+        "empties",
+        "train",
+        "held out",
+        "train MAE",
+        "held-out MAE",
+        "(before)",
+    ]);
+    for r in &reports {
+        let right = |s: String| Cell::new(s).set_alignment(CellAlignment::Right);
+        table.add_row(vec![
+            right(r.phase.to_string()),
+            right(format!(
+                "{}-{}",
+                r.phase as u32 * PHASE_WIDTH,
+                (r.phase as u32 + 1) * PHASE_WIDTH - 1
+            )),
+            right(r.train.to_string()),
+            right(r.holdout.to_string()),
+            right(format!("{:.2}", r.train_mae)),
+            right(format!("{:.2}", r.holdout_mae)),
+            right(format!("{:.2}", r.holdout_mae_before)),
+        ]);
+    }
+    println!("{table}");
+    println!(
+        "mean absolute errors in discs; '(before)' is the held-out error of the starting weights \
+         (the previous phase's)"
+    );
+    println!(
+        "{} positions, {} bytes written to {} in {:.1} s",
+        samples.len(),
+        bytes.len(),
+        args.out.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

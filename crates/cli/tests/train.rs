@@ -1,0 +1,121 @@
+//! `prune train` end to end on tiny data: it writes a weights file that the Othello commands
+//! load, an interrupted run resumes to the same result, and bad input gets clear errors.
+
+mod common;
+
+use common::{assert_usage_errors, json, prune, stderr, stdout};
+
+/// A temporary folder for one test, emptied first.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("prune-train-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const TINY: [&str; 8] = [
+    "--games",
+    "6",
+    "--exact-empties",
+    "10",
+    "--epochs",
+    "20",
+    "--threads",
+    "2",
+];
+
+#[test]
+fn train_writes_weights_that_load_and_resumes_to_the_same_file() {
+    let dir = scratch("resume");
+    let (work, out) = (dir.join("work"), dir.join("w.bin"));
+    let mut args = vec!["train", "-q", "--work", work.to_str().unwrap()];
+    args.extend(["--out", out.to_str().unwrap()]);
+    args.extend(TINY);
+    let o = prune(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("held-out MAE"), "{}", stdout(&o));
+    let first = std::fs::read(&out).unwrap();
+
+    // As if interrupted after the labels of the first three phases: the rest is redone.
+    for entry in std::fs::read_dir(&work).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        if name.starts_with("labels-") && name.as_str() > "labels-02.txt" {
+            std::fs::remove_file(path).unwrap();
+        }
+    }
+    std::fs::remove_file(&out).unwrap();
+    let o = prune(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        first,
+        "resuming changed the weights"
+    );
+
+    // The file is an evaluation for the Othello commands.
+    let r = json(&[
+        "search",
+        "--game",
+        "othello",
+        "--depth",
+        "3",
+        "--eval",
+        out.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(r["best_move"].is_string(), "{r}");
+
+    // Other settings in the same folder are refused, not mixed in.
+    let mut other = args.clone();
+    other.extend(["--seed", "2"]);
+    let o = prune(&other);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("other settings"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `prune search` of Othello with `--eval EVAL`.
+fn search(eval: &str) -> Vec<&str> {
+    vec![
+        "search", "--game", "othello", "--depth", "2", "--eval", eval,
+    ]
+}
+
+#[test]
+fn bad_weights_files_and_options_are_refused_with_the_reason() {
+    let dir = scratch("bad");
+    let garbage = dir.join("garbage.bin");
+    std::fs::write(&garbage, b"not weights at all, just some text").unwrap();
+    let damaged = dir.join("damaged.bin");
+    let mut bytes = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../othello/data/weights.bin"),
+    )
+    .unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x40;
+    std::fs::write(&damaged, bytes).unwrap();
+    let (garbage, damaged) = (garbage.to_str().unwrap(), damaged.to_str().unwrap());
+    let (a, b, c) = (
+        search(garbage),
+        search(damaged),
+        search("/no/such/file.bin"),
+    );
+    assert_usage_errors(&[
+        (&a, "bad magic"),
+        (&b, "corrupt"),
+        (&c, "cannot be read"),
+        (
+            &["solve", "ffo-40-59", "--only", "40", "--eval", damaged],
+            "checksum",
+        ),
+        (&["train", "--random-plies", "9-3"], "--random-plies"),
+        (&["train", "--search-depth", "2"], "--search-depth"),
+        (&["train", "--noise", "1.5"], "--noise"),
+        (
+            &["match", "--a", "full", "--b", "full", "--b-eval", garbage],
+            "--b-eval",
+        ),
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

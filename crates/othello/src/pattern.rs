@@ -1,0 +1,984 @@
+//! [`PatternEval`]: a learned evaluation made of board patterns.
+//!
+//! The classic scheme of the strong Othello programs: a few families of board patterns (edges
+//! with the X-squares, 3x3 and 2x5 corners, the lines and the diagonals); every instance of a
+//! family on the board (its images under the board's symmetries) reads the pattern's squares as
+//! a base-3 number (empty 0, the side to move's disc 1, the opponent's 2) and looks up that
+//! configuration's weight; the value is the sum of the weights plus a small bias for the number
+//! of empties. Each game phase (a band of [`PHASE_WIDTH`] empties) has its own weights.
+//!
+//! Weights are shared wherever the game says they must be equal: instances of one family share
+//! one table, a configuration and its mirror image within the pattern share one weight, and a
+//! configuration with the colours swapped has the opposite weight (so the patterns' part of
+//! the value changes sign when the sides are swapped; only the bias does not). The free
+//! parameters are the *classes* of configurations under these symmetries ([`Classes`]).
+//!
+//! Indices are computed from scratch for each evaluation, fast: the eight symmetric images of
+//! the board are made with a few shifts each, and every instance is then one to three row bytes
+//! (or one diagonal gathered by a multiplication) turned into base 3 by a 256-entry table.
+//!
+//! The weights come from `prune train` (module [`crate::train`]) and live in a small versioned
+//! file with a checksum ([`PatternWeights::from_bytes`], [`PatternWeights::to_bytes`]); one
+//! trained set is built in ([`PatternWeights::builtin`]).
+
+use std::sync::{Arc, OnceLock};
+
+use prune_search::{Evaluator, Score};
+
+use crate::board::Board;
+use crate::position::Position;
+
+/// The empties of one game phase: phase `k` covers `k * PHASE_WIDTH` to
+/// `(k + 1) * PHASE_WIDTH - 1` empties (the start position's 60 belongs to the last phase).
+pub const PHASE_WIDTH: u32 = 4;
+
+/// The number of phases.
+pub const PHASES: usize = (60 / PHASE_WIDTH) as usize;
+
+/// The phase of a position with `empties` empty squares.
+#[inline]
+pub fn phase_of(empties: u32) -> usize {
+    (empties.min(59) / PHASE_WIDTH) as usize
+}
+
+/// A family of patterns: its name, its squares in one orientation (digit `k` of a
+/// configuration's index is the `k`-th square), and the board symmetries ([`view_square`])
+/// whose images are its instances.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Family {
+    /// A short name, for reports.
+    pub name: &'static str,
+    /// The squares, in digit order (a1 = 0, h8 = 63).
+    pub squares: &'static [u8],
+    /// The views (0..8, see [`view_square`]) in which the squares are read; one instance each.
+    pub views: &'static [u8],
+}
+
+impl Family {
+    /// The number of configurations: 3 to the number of squares.
+    pub const fn size(&self) -> usize {
+        3usize.pow(self.squares.len() as u32)
+    }
+}
+
+/// The pattern families, in the order of their tables.
+pub const FAMILIES: [Family; 11] = [
+    Family {
+        name: "corner 3x3",
+        squares: &[0, 1, 2, 8, 9, 10, 16, 17, 18],
+        views: &[0, 1, 2, 3],
+    },
+    Family {
+        name: "corner 2x5",
+        squares: &[0, 1, 2, 3, 4, 8, 9, 10, 11, 12],
+        views: &[0, 1, 2, 3, 4, 5, 6, 7],
+    },
+    Family {
+        name: "edge + 2X",
+        squares: &[0, 1, 2, 3, 4, 5, 6, 7, 9, 14],
+        views: &ROW_VIEWS,
+    },
+    Family {
+        name: "line 2",
+        squares: &[8, 9, 10, 11, 12, 13, 14, 15],
+        views: &ROW_VIEWS,
+    },
+    Family {
+        name: "line 3",
+        squares: &[16, 17, 18, 19, 20, 21, 22, 23],
+        views: &ROW_VIEWS,
+    },
+    Family {
+        name: "line 4",
+        squares: &[24, 25, 26, 27, 28, 29, 30, 31],
+        views: &ROW_VIEWS,
+    },
+    Family {
+        name: "diagonal 8",
+        squares: &[0, 9, 18, 27, 36, 45, 54, 63],
+        views: &[0, 1],
+    },
+    Family {
+        name: "diagonal 7",
+        squares: &[1, 10, 19, 28, 37, 46, 55],
+        views: &CORNER_VIEWS,
+    },
+    Family {
+        name: "diagonal 6",
+        squares: &[2, 11, 20, 29, 38, 47],
+        views: &CORNER_VIEWS,
+    },
+    Family {
+        name: "diagonal 5",
+        squares: &[3, 12, 21, 30, 39],
+        views: &CORNER_VIEWS,
+    },
+    Family {
+        name: "diagonal 4",
+        squares: &[4, 13, 22, 31],
+        views: &CORNER_VIEWS,
+    },
+];
+
+/// Views putting each edge on rank 1 once: identity, rank 8, file a, file h.
+const ROW_VIEWS: [u8; 4] = [0, 2, 4, 5];
+/// Views putting each corner on a1 once.
+const CORNER_VIEWS: [u8; 4] = [0, 1, 2, 3];
+
+/// The number of pattern instances on a board.
+pub const INSTANCES: usize = {
+    let mut n = 0;
+    let mut f = 0;
+    while f < FAMILIES.len() {
+        n += FAMILIES[f].views.len();
+        f += 1;
+    }
+    n
+};
+
+/// Where each family's table starts in a phase's table of all configurations.
+const OFFSETS: [usize; FAMILIES.len() + 1] = {
+    let mut offsets = [0; FAMILIES.len() + 1];
+    let mut f = 0;
+    while f < FAMILIES.len() {
+        offsets[f + 1] = offsets[f] + FAMILIES[f].size();
+        f += 1;
+    }
+    offsets
+};
+
+/// The configurations of all families together: the length of one phase's table.
+pub const CONFIGURATIONS: usize = OFFSETS[FAMILIES.len()];
+
+/// Where square `square` of a board lands in view `view` of it: views 0–3 are the identity,
+/// the mirror across the d/e files, the mirror across ranks 4/5, and both (a half turn); views
+/// 4–7 are those followed by the transposition across the a1–h8 diagonal. Each view brings one
+/// corner to a1.
+pub fn view_square(view: u8, square: u8) -> u8 {
+    let (mut file, mut rank) = (square % 8, square / 8);
+    if view & 1 != 0 {
+        file = 7 - file;
+    }
+    if view & 2 != 0 {
+        rank = 7 - rank;
+    }
+    if view & 4 != 0 {
+        std::mem::swap(&mut file, &mut rank);
+    }
+    rank * 8 + file
+}
+
+/// Mirrors a bitboard across the d/e files.
+#[inline]
+fn mirror_files(mut x: u64) -> u64 {
+    x = ((x >> 1) & 0x5555_5555_5555_5555) | ((x & 0x5555_5555_5555_5555) << 1);
+    x = ((x >> 2) & 0x3333_3333_3333_3333) | ((x & 0x3333_3333_3333_3333) << 2);
+    ((x >> 4) & 0x0f0f_0f0f_0f0f_0f0f) | ((x & 0x0f0f_0f0f_0f0f_0f0f) << 4)
+}
+
+/// Transposes a bitboard across the a1–h8 diagonal (a2 <-> b1).
+#[inline]
+fn transpose(mut x: u64) -> u64 {
+    let t = 0x0f0f_0f0f_0000_0000 & (x ^ (x << 28));
+    x ^= t ^ (t >> 28);
+    let t = 0x3333_0000_3333_0000 & (x ^ (x << 14));
+    x ^= t ^ (t >> 14);
+    let t = 0x5500_5500_5500_5500 & (x ^ (x << 7));
+    x ^= t ^ (t >> 7);
+    x
+}
+
+/// The eight views of a bitboard (see [`view_square`]).
+#[inline]
+fn views(x: u64) -> [u64; 8] {
+    let m = mirror_files(x);
+    let (v2, v3) = (x.swap_bytes(), m.swap_bytes());
+    [
+        x,
+        m,
+        v2,
+        v3,
+        transpose(x),
+        transpose(m),
+        transpose(v2),
+        transpose(v3),
+    ]
+}
+
+/// `TERNARY[b]`: the byte `b` read as base-3 digits 0/1 (bit `k` is worth `3^k`).
+static TERNARY: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut v, mut power, mut k) = (0u16, 1u16, 0);
+        while k < 8 {
+            if b & (1 << k) != 0 {
+                v += power;
+            }
+            power *= 3;
+            k += 1;
+        }
+        t[b] = v;
+        b += 1;
+    }
+    t
+};
+
+/// The base-3 index of the low bits of one row byte of each side (`mask` selects them; they
+/// must be the lowest bits).
+#[inline]
+fn row_index(p: u64, o: u64, shift: u32, mask: u64) -> u32 {
+    let (a, b) = ((p >> shift) & mask, (o >> shift) & mask);
+    u32::from(TERNARY[a as usize]) + 2 * u32::from(TERNARY[b as usize])
+}
+
+/// The squares a1, b2, .., h8 (the main diagonal).
+const DIAGONAL: u64 = 0x8040_2010_0804_0201;
+
+/// The diagonal starting at file `start` of rank 1, gathered into the low bits (a
+/// multiplication copies every rank onto the top byte; no two bits meet, so nothing carries).
+#[inline]
+fn diagonal(x: u64, start: u32) -> u64 {
+    let mask = (DIAGONAL << start) & (u64::MAX >> (8 * start));
+    ((x & mask).wrapping_mul(0x0101_0101_0101_0101)) >> (56 + start)
+}
+
+/// The index of the diagonal starting at file `start` of rank 1.
+#[inline]
+fn diagonal_index(p: u64, o: u64, start: u32) -> u32 {
+    u32::from(TERNARY[diagonal(p, start) as usize])
+        + 2 * u32::from(TERNARY[diagonal(o, start) as usize])
+}
+
+/// The state of one square: 0 empty, 1 the side to move's disc, 2 the opponent's.
+#[inline]
+fn state(p: u64, o: u64, square: u32) -> u32 {
+    (((p >> square) & 1) + 2 * ((o >> square) & 1)) as u32
+}
+
+/// Every instance's index into a phase's table (family offsets included), for the side to move
+/// `p` and the opponent `o`, in the order of [`FAMILIES`] and their views.
+#[inline]
+pub fn indices(p: u64, o: u64) -> [u32; INSTANCES] {
+    let (pv, ov) = (views(p), views(o));
+    let mut out = [0u32; INSTANCES];
+    let mut n = 0;
+    let mut push = |value: u32| {
+        out[n] = value;
+        n += 1;
+    };
+    let off = |f: usize| OFFSETS[f] as u32;
+    for v in CORNER_VIEWS {
+        let (p, o) = (pv[v as usize], ov[v as usize]);
+        push(
+            off(0)
+                + row_index(p, o, 0, 7)
+                + 27 * row_index(p, o, 8, 7)
+                + 729 * row_index(p, o, 16, 7),
+        );
+    }
+    for v in 0..8 {
+        let (p, o) = (pv[v], ov[v]);
+        push(off(1) + row_index(p, o, 0, 31) + 243 * row_index(p, o, 8, 31));
+    }
+    for v in ROW_VIEWS {
+        let (p, o) = (pv[v as usize], ov[v as usize]);
+        push(off(2) + row_index(p, o, 0, 255) + 6561 * state(p, o, 9) + 19683 * state(p, o, 14));
+    }
+    for (family, shift) in [(3, 8), (4, 16), (5, 24)] {
+        for v in ROW_VIEWS {
+            let (p, o) = (pv[v as usize], ov[v as usize]);
+            push(off(family) + row_index(p, o, shift, 255));
+        }
+    }
+    for v in [0, 1] {
+        push(off(6) + diagonal_index(pv[v], ov[v], 0));
+    }
+    for (family, start) in [(7, 1), (8, 2), (9, 3), (10, 4)] {
+        for v in CORNER_VIEWS {
+            let (p, o) = (pv[v as usize], ov[v as usize]);
+            push(off(family) + diagonal_index(p, o, start));
+        }
+    }
+    debug_assert_eq!(n, INSTANCES);
+    out
+}
+
+/// The same indices computed square by square from [`FAMILIES`] (slow; the reference that
+/// [`indices`] is tested against).
+pub fn indices_by_squares(p: u64, o: u64) -> Vec<u32> {
+    let mut out = Vec::with_capacity(INSTANCES);
+    for (f, family) in FAMILIES.iter().enumerate() {
+        for &view in family.views {
+            let mut index = 0u32;
+            for &square in family.squares.iter().rev() {
+                // The square whose view is `square`: views are involutions except the
+                // transposed ones, so search for it.
+                let source = (0..64u8)
+                    .find(|&s| view_square(view, s) == square)
+                    .expect("views are permutations");
+                index = 3 * index + state(p, o, u32::from(source));
+            }
+            out.push(OFFSETS[f] as u32 + index);
+        }
+    }
+    out
+}
+
+/// The family that instance `i` (an index into [`indices`]) belongs to.
+pub fn family_of_instance(i: usize) -> usize {
+    let mut start = 0;
+    for (f, family) in FAMILIES.iter().enumerate() {
+        start += family.views.len();
+        if i < start {
+            return f;
+        }
+    }
+    panic!("instance {i} out of range")
+}
+
+/// The classes of configurations that share one weight (up to sign): a configuration, its
+/// images under the symmetries of the board that map the pattern's squares onto themselves,
+/// and the same with the colours swapped (with the opposite sign).
+#[derive(Clone, Debug)]
+pub struct Classes {
+    /// For each configuration of a phase's table: its class, or `u32::MAX` when the
+    /// configuration equals its own colour swap (up to symmetry), so its weight is 0.
+    pub class: Vec<u32>,
+    /// For each configuration: +1 or -1 (0 with `u32::MAX`).
+    pub sign: Vec<i8>,
+    /// The number of classes (free parameters of one phase's patterns).
+    pub count: usize,
+    /// For each class, one configuration of it with sign +1 (its representative).
+    pub representative: Vec<u32>,
+}
+
+impl Classes {
+    /// The classes of [`FAMILIES`], computed once.
+    pub fn get() -> &'static Classes {
+        static CLASSES: OnceLock<Classes> = OnceLock::new();
+        CLASSES.get_or_init(Classes::compute)
+    }
+
+    fn compute() -> Classes {
+        let mut class = vec![u32::MAX; CONFIGURATIONS];
+        let mut sign = vec![0i8; CONFIGURATIONS];
+        let mut representative = Vec::new();
+        for (f, family) in FAMILIES.iter().enumerate() {
+            let n = family.squares.len();
+            // The digit permutations of the symmetries that keep the squares' set.
+            let perms: Vec<Vec<usize>> = (0..8u8)
+                .filter_map(|view| {
+                    family
+                        .squares
+                        .iter()
+                        .map(|&s| {
+                            let image = view_square(view, s);
+                            family.squares.iter().position(|&t| t == image)
+                        })
+                        .collect::<Option<Vec<usize>>>()
+                })
+                .collect();
+            let digits = |mut i: usize| {
+                let mut d = vec![0u8; n];
+                for digit in d.iter_mut() {
+                    *digit = (i % 3) as u8;
+                    i /= 3;
+                }
+                d
+            };
+            let number = |d: &[u8]| d.iter().rev().fold(0usize, |i, &x| 3 * i + x as usize);
+            let mut rep_class = std::collections::HashMap::new();
+            for i in 0..family.size() {
+                let d = digits(i);
+                let (mut plus, mut minus) = (usize::MAX, usize::MAX);
+                for perm in &perms {
+                    let mut image = vec![0u8; n];
+                    for (k, &to) in perm.iter().enumerate() {
+                        image[to] = d[k];
+                    }
+                    plus = plus.min(number(&image));
+                    let swapped: Vec<u8> = image.iter().map(|&x| [0, 2, 1][x as usize]).collect();
+                    minus = minus.min(number(&swapped));
+                }
+                let (rep, s) = match plus.cmp(&minus) {
+                    std::cmp::Ordering::Less => (plus, 1),
+                    std::cmp::Ordering::Greater => (minus, -1),
+                    std::cmp::Ordering::Equal => continue,
+                };
+                let global = OFFSETS[f] + i;
+                let c = *rep_class.entry(rep).or_insert_with(|| {
+                    representative.push((OFFSETS[f] + rep) as u32);
+                    representative.len() as u32 - 1
+                });
+                class[global] = c;
+                sign[global] = s;
+            }
+        }
+        Classes {
+            count: representative.len(),
+            class,
+            sign,
+            representative,
+        }
+    }
+}
+
+/// One phase's learned values: a weight per class and a bias per number of empties of the
+/// phase, in hundredths of a disc.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PhaseWeights {
+    /// The weight of each class ([`Classes`]).
+    pub classes: Vec<i16>,
+    /// The bias for each number of empties of the phase (`empties % PHASE_WIDTH`).
+    pub bias: [i16; PHASE_WIDTH as usize],
+}
+
+impl PhaseWeights {
+    /// All zero.
+    pub fn zero() -> PhaseWeights {
+        PhaseWeights {
+            classes: vec![0; Classes::get().count],
+            bias: [0; PHASE_WIDTH as usize],
+        }
+    }
+}
+
+/// A trained weight set: every phase's weights and a line saying how they were made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatternWeights {
+    /// How the weights were trained (the command, seed and data sizes), free text.
+    pub provenance: String,
+    /// One set per phase, phase 0 (the fewest empties) first.
+    pub phases: Vec<PhaseWeights>,
+}
+
+/// Why a weights file could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WeightsError {
+    /// Not a prune weights file at all.
+    #[error("not a prune pattern-weights file (bad magic bytes)")]
+    BadMagic,
+    /// A version this build cannot read.
+    #[error("weights file version {found}, this build reads version {expected}")]
+    Version {
+        /// The file's version.
+        found: u32,
+        /// The version this build writes and reads.
+        expected: u32,
+    },
+    /// The checksum does not match: the file is damaged.
+    #[error("weights file is corrupt: checksum {found:016x}, expected {expected:016x}")]
+    Checksum {
+        /// The checksum of the bytes read.
+        found: u64,
+        /// The checksum written in the file.
+        expected: u64,
+    },
+    /// The contents end early or do not fit the patterns of this build.
+    #[error("weights file is malformed at byte {offset}: {what}")]
+    Malformed {
+        /// Where, counting from the start of the payload.
+        offset: usize,
+        /// What was wrong.
+        what: String,
+    },
+}
+
+/// The magic bytes that open a weights file.
+const MAGIC: &[u8; 8] = b"PRUNEPAT";
+/// The format version (bump on any change of the format or of [`FAMILIES`]).
+pub const WEIGHTS_VERSION: u32 = 1;
+
+/// FNV-1a, 64 bits: the checksum of the payload.
+fn checksum(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// A reader of the payload that reports where it failed.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn malformed(&self, what: &str) -> WeightsError {
+        WeightsError::Malformed {
+            offset: self.at,
+            what: what.to_string(),
+        }
+    }
+
+    fn varint(&mut self) -> Result<u64, WeightsError> {
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let byte = *self
+                .bytes
+                .get(self.at)
+                .ok_or_else(|| self.malformed("the data ends early"))?;
+            self.at += 1;
+            v |= u64::from(byte & 0x7f) << shift;
+            if byte & 0x80 == 0 {
+                return Ok(v);
+            }
+        }
+        Err(self.malformed("a number is too long"))
+    }
+
+    fn weight(&mut self) -> Result<i16, WeightsError> {
+        let z = self.varint()?;
+        let v = (z >> 1) as i64 ^ -((z & 1) as i64);
+        i16::try_from(v).map_err(|_| self.malformed("a weight is out of range"))
+    }
+}
+
+fn zigzag(v: i16) -> u64 {
+    let v = i64::from(v);
+    ((v << 1) ^ (v >> 63)) as u64
+}
+
+impl PatternWeights {
+    /// All phases zero.
+    pub fn zero(provenance: &str) -> PatternWeights {
+        PatternWeights {
+            provenance: provenance.to_string(),
+            phases: (0..PHASES).map(|_| PhaseWeights::zero()).collect(),
+        }
+    }
+
+    /// The file's bytes: magic, version, payload length, checksum, payload. The payload holds
+    /// the provenance text, the numbers of phases and classes, then per phase the biases and the
+    /// class weights as zigzag varints, a run of zero weights written as 0 and its length.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut payload = Vec::new();
+        put_varint(&mut payload, self.provenance.len() as u64);
+        payload.extend_from_slice(self.provenance.as_bytes());
+        put_varint(&mut payload, self.phases.len() as u64);
+        put_varint(&mut payload, Classes::get().count as u64);
+        for phase in &self.phases {
+            for &b in &phase.bias {
+                put_varint(&mut payload, zigzag(b));
+            }
+            let mut i = 0;
+            while i < phase.classes.len() {
+                if phase.classes[i] == 0 {
+                    let run = phase.classes[i..].iter().take_while(|&&w| w == 0).count();
+                    put_varint(&mut payload, 0);
+                    put_varint(&mut payload, run as u64);
+                    i += run;
+                } else {
+                    put_varint(&mut payload, zigzag(phase.classes[i]));
+                    i += 1;
+                }
+            }
+        }
+        let mut out = Vec::with_capacity(payload.len() + 28);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&WEIGHTS_VERSION.to_le_bytes());
+        out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        out.extend_from_slice(&checksum(&payload).to_le_bytes());
+        out.extend_from_slice(&payload);
+        out
+    }
+
+    /// Reads a weights file written by [`PatternWeights::to_bytes`], checking its magic,
+    /// version, length, checksum and that it fits this build's patterns.
+    pub fn from_bytes(bytes: &[u8]) -> Result<PatternWeights, WeightsError> {
+        if bytes.len() < 28 || &bytes[..8] != MAGIC {
+            return Err(WeightsError::BadMagic);
+        }
+        let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+        if version != WEIGHTS_VERSION {
+            return Err(WeightsError::Version {
+                found: version,
+                expected: WEIGHTS_VERSION,
+            });
+        }
+        let (length, expected) = (word(12), word(20));
+        let payload = &bytes[28..];
+        if payload.len() as u64 != length {
+            return Err(WeightsError::Malformed {
+                offset: 0,
+                what: format!(
+                    "the payload has {} bytes, the header says {length}",
+                    payload.len()
+                ),
+            });
+        }
+        let found = checksum(payload);
+        if found != expected {
+            return Err(WeightsError::Checksum { found, expected });
+        }
+        let mut r = Reader {
+            bytes: payload,
+            at: 0,
+        };
+        let text_len = r.varint()? as usize;
+        let text = payload
+            .get(r.at..r.at.saturating_add(text_len))
+            .ok_or_else(|| r.malformed("the provenance text ends early"))?;
+        let provenance = String::from_utf8(text.to_vec())
+            .map_err(|_| r.malformed("the provenance text is not UTF-8"))?;
+        r.at += text_len;
+        let phases = r.varint()?;
+        if phases != PHASES as u64 {
+            return Err(r.malformed(&format!("{phases} phases, this build has {PHASES}")));
+        }
+        let count = Classes::get().count;
+        let classes = r.varint()?;
+        if classes != count as u64 {
+            return Err(r.malformed(&format!(
+                "{classes} pattern classes, this build has {count}"
+            )));
+        }
+        let mut out = Vec::with_capacity(PHASES);
+        for _ in 0..PHASES {
+            let mut phase = PhaseWeights::zero();
+            for b in phase.bias.iter_mut() {
+                *b = r.weight()?;
+            }
+            let mut i = 0;
+            while i < count {
+                let w = r.weight()?;
+                if w == 0 {
+                    let run = r.varint()? as usize;
+                    if run == 0 || run > count - i {
+                        return Err(r.malformed("a run of zero weights is too long"));
+                    }
+                    i += run;
+                } else {
+                    phase.classes[i] = w;
+                    i += 1;
+                }
+            }
+            out.push(phase);
+        }
+        if r.at != payload.len() {
+            return Err(r.malformed("data after the last phase"));
+        }
+        Ok(PatternWeights {
+            provenance,
+            phases: out,
+        })
+    }
+
+    /// The weights shipped with prune (`crates/othello/data/weights.bin`, made by `prune
+    /// train`; see the README), read once.
+    pub fn builtin() -> Arc<PatternWeights> {
+        static BUILTIN: OnceLock<Arc<PatternWeights>> = OnceLock::new();
+        BUILTIN
+            .get_or_init(|| {
+                Arc::new(
+                    PatternWeights::from_bytes(BUILTIN_WEIGHTS)
+                        .expect("the built-in weights file is checked by a test"),
+                )
+            })
+            .clone()
+    }
+}
+
+/// The bytes of the built-in weights file.
+pub const BUILTIN_WEIGHTS: &[u8] = include_bytes!("../data/weights.bin");
+
+/// The pattern evaluation ready to use: each phase's weights expanded to one value per
+/// configuration (so an evaluation is one lookup per instance).
+#[derive(Clone, Debug)]
+pub struct PatternEval {
+    tables: Arc<[i16]>,
+    bias: Arc<[i16]>,
+    weights: Arc<PatternWeights>,
+}
+
+impl PatternEval {
+    /// The evaluation of `weights`.
+    pub fn new(weights: Arc<PatternWeights>) -> PatternEval {
+        let classes = Classes::get();
+        let mut tables = vec![0i16; PHASES * CONFIGURATIONS];
+        let mut bias = vec![0i16; PHASES * PHASE_WIDTH as usize];
+        for (k, phase) in weights.phases.iter().enumerate() {
+            let table = &mut tables[k * CONFIGURATIONS..(k + 1) * CONFIGURATIONS];
+            for (i, value) in table.iter_mut().enumerate() {
+                let c = classes.class[i];
+                if c != u32::MAX {
+                    *value = i16::from(classes.sign[i]) * phase.classes[c as usize];
+                }
+            }
+            bias[k * PHASE_WIDTH as usize..(k + 1) * PHASE_WIDTH as usize]
+                .copy_from_slice(&phase.bias);
+        }
+        PatternEval {
+            tables: tables.into(),
+            bias: bias.into(),
+            weights,
+        }
+    }
+
+    /// The evaluation of the built-in weights.
+    pub fn builtin() -> PatternEval {
+        static BUILTIN: OnceLock<PatternEval> = OnceLock::new();
+        BUILTIN
+            .get_or_init(|| PatternEval::new(PatternWeights::builtin()))
+            .clone()
+    }
+
+    /// The weights this evaluation was made from.
+    pub fn weights(&self) -> &Arc<PatternWeights> {
+        &self.weights
+    }
+
+    /// The value of the side to move `p` against `o`, in hundredths of a disc.
+    #[inline]
+    pub fn evaluate_bits(&self, p: u64, o: u64) -> i32 {
+        let empties = 64 - (p | o).count_ones();
+        let phase = phase_of(empties);
+        let table = &self.tables[phase * CONFIGURATIONS..(phase + 1) * CONFIGURATIONS];
+        let bias =
+            self.bias[phase * PHASE_WIDTH as usize + (empties.min(59) % PHASE_WIDTH) as usize];
+        indices(p, o).iter().fold(i32::from(bias), |sum, &i| {
+            sum + i32::from(table[i as usize])
+        })
+    }
+
+    /// The value of `board` for its side to move, in hundredths of a disc.
+    #[inline]
+    pub fn evaluate_board(&self, board: &Board) -> i32 {
+        self.evaluate_bits(board.player(), board.opponent())
+    }
+}
+
+impl PartialEq for PatternEval {
+    /// Evaluations are equal when their weights are.
+    fn eq(&self, other: &PatternEval) -> bool {
+        Arc::ptr_eq(&self.weights, &other.weights) || self.weights == other.weights
+    }
+}
+
+impl Evaluator<Position> for PatternEval {
+    fn evaluate(&self, game: &Position) -> Score {
+        Score::heuristic(self.evaluate_board(game.board()))
+    }
+
+    /// The move whose resulting position is worst for the opponent first; a forced pass is
+    /// left alone.
+    fn order_moves(&self, game: &Position, moves: &mut [crate::Move]) {
+        if moves.len() > 1 {
+            moves.sort_by_cached_key(|&mv| self.evaluate_board(game.play_unchecked(mv).board()));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A few thousand positions of pseudo-random games.
+    fn boards() -> Vec<Board> {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut out = Vec::new();
+        for _ in 0..60 {
+            let mut b = Board::START;
+            loop {
+                out.push(b);
+                let moves = b.moves();
+                if moves == 0 {
+                    if b.opponent_moves() == 0 {
+                        break;
+                    }
+                    b = b.pass();
+                    continue;
+                }
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let n = moves.count_ones() as u64;
+                let mut m = moves;
+                for _ in 0..state % n {
+                    m &= m - 1;
+                }
+                b = b.play_unchecked(crate::square::Square::new(m.trailing_zeros() as u8).unwrap());
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn views_match_their_square_maps() {
+        let mut x = 0x0123_4567_89ab_cdefu64;
+        for _ in 0..50 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let v = views(x);
+            for view in 0..8u8 {
+                let mut expected = 0u64;
+                for s in 0..64u8 {
+                    if x >> s & 1 != 0 {
+                        expected |= 1 << view_square(view, s);
+                    }
+                }
+                assert_eq!(v[view as usize], expected, "view {view}");
+            }
+        }
+    }
+
+    #[test]
+    fn instances_are_distinct_square_sets() {
+        for family in FAMILIES {
+            let mut sets: Vec<u64> = family
+                .views
+                .iter()
+                .map(|&view| {
+                    family.squares.iter().fold(0u64, |set, &s| {
+                        let source = (0..64u8).find(|&t| view_square(view, t) == s).unwrap();
+                        set | 1 << source
+                    })
+                })
+                .collect();
+            sets.sort_unstable();
+            sets.dedup();
+            assert_eq!(sets.len(), family.views.len(), "{}", family.name);
+        }
+        assert_eq!(INSTANCES, 46);
+    }
+
+    #[test]
+    fn fast_indices_equal_the_square_by_square_reference() {
+        for b in boards() {
+            assert_eq!(
+                indices(b.player(), b.opponent()).to_vec(),
+                indices_by_squares(b.player(), b.opponent()),
+                "{b:?}"
+            );
+        }
+    }
+
+    /// A weight set with every class's weight a pseudo-random number.
+    fn random_weights() -> Arc<PatternWeights> {
+        let mut w = PatternWeights::zero("test");
+        let mut state = 99u64;
+        for phase in w.phases.iter_mut() {
+            for c in phase.classes.iter_mut() {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+                *c = ((state >> 33) % 201) as i16 - 100;
+                if state >> 60 < 6 {
+                    *c = 0;
+                }
+            }
+            phase.bias = [3, -4, 5, 0];
+        }
+        Arc::new(w)
+    }
+
+    #[test]
+    fn the_value_is_the_same_under_every_symmetry_and_changes_sign_with_the_sides() {
+        let eval = PatternEval::new(random_weights());
+        let map = |x: u64, view: u8| {
+            (0..64u8)
+                .filter(|&s| x >> s & 1 != 0)
+                .fold(0u64, |m, s| m | 1 << view_square(view, s))
+        };
+        let mut nonzero = 0;
+        for b in boards().into_iter().step_by(7) {
+            let (p, o) = (b.player(), b.opponent());
+            let value = eval.evaluate_bits(p, o);
+            nonzero += usize::from(value != 0);
+            for view in 1..8 {
+                assert_eq!(eval.evaluate_bits(map(p, view), map(o, view)), value);
+            }
+            let empties = 64 - (p | o).count_ones();
+            let bias = i32::from(
+                random_weights().phases[phase_of(empties)].bias
+                    [(empties.min(59) % PHASE_WIDTH) as usize],
+            );
+            assert_eq!(eval.evaluate_bits(o, p) - bias, -(value - bias));
+        }
+        assert!(nonzero > 100);
+    }
+
+    #[test]
+    fn classes_cover_every_configuration_once() {
+        let classes = Classes::get();
+        // The all-empty configuration of each family has no weight.
+        for f in 0..FAMILIES.len() {
+            assert_eq!(classes.class[OFFSETS[f]], u32::MAX);
+        }
+        // A representative is its own class with sign +1.
+        for (c, &r) in classes.representative.iter().enumerate() {
+            assert_eq!(classes.class[r as usize], c as u32);
+            assert_eq!(classes.sign[r as usize], 1);
+        }
+        // The line of 8 squares: 6561 configurations, mirror and colour pairs (the numbers of
+        // palindromes and colour-swap symmetric ones follow from counting).
+        let line = (OFFSETS[3]..OFFSETS[4])
+            .filter_map(|i| (classes.class[i] != u32::MAX).then_some(classes.class[i]))
+            .collect::<std::collections::HashSet<_>>()
+            .len();
+        // Orbits under {identity, reverse} x {same colours, swapped}: (6561 + 81) / 2 = 3321
+        // orbits of the reversal; those fixed by the swap (with or without reversal) get no
+        // class: 1 (all empty) + 81 - 1... counted directly below instead.
+        let mut expected = std::collections::HashSet::new();
+        for i in 0..6561usize {
+            let d: Vec<usize> = (0..8).map(|k| i / 3usize.pow(k) % 3).collect();
+            let num = |d: &[usize]| d.iter().rev().fold(0, |a, &x| 3 * a + x);
+            let rev: Vec<usize> = d.iter().rev().copied().collect();
+            let sw = |d: &[usize]| d.iter().map(|&x| [0, 2, 1][x]).collect::<Vec<_>>();
+            let orbit = [num(&d), num(&rev), num(&sw(&d)), num(&sw(&rev))];
+            if orbit[0] == orbit[2] || orbit[0] == orbit[3] {
+                continue;
+            }
+            expected.insert(*orbit.iter().min().unwrap());
+        }
+        assert_eq!(line, expected.len());
+    }
+
+    #[test]
+    fn weights_round_trip_through_bytes() {
+        let w = random_weights();
+        let bytes = w.to_bytes();
+        assert_eq!(PatternWeights::from_bytes(&bytes).unwrap(), *w);
+    }
+
+    #[test]
+    fn damaged_files_are_refused_with_the_reason() {
+        let bytes = random_weights().to_bytes();
+        assert_eq!(
+            PatternWeights::from_bytes(b"hello"),
+            Err(WeightsError::BadMagic)
+        );
+        let mut flipped = bytes.clone();
+        let last = flipped.len() - 1;
+        flipped[last] ^= 1;
+        assert!(matches!(
+            PatternWeights::from_bytes(&flipped),
+            Err(WeightsError::Checksum { .. })
+        ));
+        let mut version = bytes.clone();
+        version[8] = 9;
+        assert!(matches!(
+            PatternWeights::from_bytes(&version),
+            Err(WeightsError::Version { found: 9, .. })
+        ));
+        assert!(matches!(
+            PatternWeights::from_bytes(&bytes[..bytes.len() - 3]),
+            Err(WeightsError::Malformed { .. })
+        ));
+    }
+
+    #[test]
+    fn the_builtin_weights_load() {
+        let w = PatternWeights::builtin();
+        assert_eq!(w.phases.len(), PHASES);
+        assert!(w.phases.iter().any(|p| p.classes.iter().any(|&c| c != 0)));
+    }
+}
