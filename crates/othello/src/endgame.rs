@@ -18,8 +18,8 @@
 //! * two and one empties: dedicated code (no loop; the last move's flips are counted directly).
 //!
 //! Solves of many empties start with a move-ordering pass: the same search cut off
-//! `ORDERING_PASS_DEPTH` plies down, where the hand-made evaluation stands in for the exact
-//! score; it stores best moves (no bounds) that order the upper nodes of the exact search.
+//! `ORDERING_PASS_DEPTH` plies down, where an evaluation (by default the trained patterns of
+//! [`crate::pattern`]) stands in for the exact score; it stores best moves (no bounds) that order the upper nodes of the exact search.
 //!
 //! Each rule was kept because it paid on FFO #40-#44 (nodes and time, single thread; the
 //! measurements are in the project's notes).
@@ -47,13 +47,13 @@ const ETC_EMPTIES: u32 = 8;
 const STABILITY_EMPTIES: u32 = 4;
 
 /// Exact solves of this many empties or more start with a move-ordering pass (see
-/// [`ordering_pass`]): it halved the time of FFO #46 (24 empties) and #47 (25) and cut #49's
-/// (26) from 171 s to 89 s, but made #43 and #44 (23 empties) a third slower and cost more
-/// than it saved on #40-#42 (20-22).
-const ORDERING_PASS_EMPTIES: u32 = 24;
+/// [`ordering_pass`]). With the hand-made evaluation at its horizon it paid from 24 empties
+/// only; with the trained patterns it pays from 20: FFO #40 (20 empties) 14.6 M -> 8.5 M
+/// nodes, #41-#44 (22-23) 186 M -> 114 M nodes, 9.6 s -> 7.1 s.
+const ORDERING_PASS_EMPTIES: u32 = 20;
 
 /// How deep the move-ordering pass searches (plies; depth 12 beat 4-8, 10, 14 and two
-/// passes).
+/// passes with the hand-made evaluation, and 10 and 14 again with the patterns).
 const ORDERING_PASS_DEPTH: u32 = 12;
 
 /// Below this many empties, the ordering key prefers moves in odd regions (parity).
@@ -1005,7 +1005,7 @@ impl CountCutoff for Counters {
 
 /// Before an exact solve of at least `min_empties` empties ([`ORDERING_PASS_EMPTIES`] by
 /// default), one move-ordering pass searches [`ORDERING_PASS_DEPTH`] plies deep with the
-/// hand-made evaluation at its horizon; the best moves it leaves in the table order the exact
+/// solver's evaluation at its horizon; the best moves it leaves in the table order the exact
 /// search's upper nodes. Returns the pass's horizon (in empties), if there is a pass.
 fn ordering_pass(empties: u32, min_empties: u32) -> Option<u32> {
     let horizon = empties.saturating_sub(ORDERING_PASS_DEPTH);

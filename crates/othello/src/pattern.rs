@@ -910,23 +910,21 @@ mod tests {
     fn classes_cover_every_configuration_once() {
         let classes = Classes::get();
         // The all-empty configuration of each family has no weight.
-        for f in 0..FAMILIES.len() {
-            assert_eq!(classes.class[OFFSETS[f]], u32::MAX);
+        for &offset in &OFFSETS[..FAMILIES.len()] {
+            assert_eq!(classes.class[offset], u32::MAX);
         }
         // A representative is its own class with sign +1.
         for (c, &r) in classes.representative.iter().enumerate() {
             assert_eq!(classes.class[r as usize], c as u32);
             assert_eq!(classes.sign[r as usize], 1);
         }
-        // The line of 8 squares: 6561 configurations, mirror and colour pairs (the numbers of
-        // palindromes and colour-swap symmetric ones follow from counting).
+        // The line of 8 squares (family 3), against orbits counted directly: a configuration,
+        // its reversal and both with the colours swapped; none when a colour swap (with or
+        // without the reversal) gives the configuration back.
         let line = (OFFSETS[3]..OFFSETS[4])
             .filter_map(|i| (classes.class[i] != u32::MAX).then_some(classes.class[i]))
             .collect::<std::collections::HashSet<_>>()
             .len();
-        // Orbits under {identity, reverse} x {same colours, swapped}: (6561 + 81) / 2 = 3321
-        // orbits of the reversal; those fixed by the swap (with or without reversal) get no
-        // class: 1 (all empty) + 81 - 1... counted directly below instead.
         let mut expected = std::collections::HashSet::new();
         for i in 0..6561usize {
             let d: Vec<usize> = (0..8).map(|k| i / 3usize.pow(k) % 3).collect();
