@@ -1,4 +1,5 @@
-//! [`PatternEval`]: a learned evaluation made of board patterns.
+//! [`PatternEval`]: a learned evaluation made of board patterns (used in searches through
+//! [`crate::OthelloEval`]).
 //!
 //! The classic scheme of the strong Othello programs: a few families of board patterns (edges
 //! with the X-squares, 3x3 and 2x5 corners, the lines and the diagonals); every instance of a
@@ -23,10 +24,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use prune_search::{Evaluator, Score};
-
 use crate::board::Board;
-use crate::position::Position;
 
 /// The empties of one game phase: phase `k` covers `k * PHASE_WIDTH` to
 /// `(k + 1) * PHASE_WIDTH - 1` empties (the start position's 60 belongs to the last phase).
@@ -761,20 +759,6 @@ impl PartialEq for PatternEval {
     /// Evaluations are equal when their weights are.
     fn eq(&self, other: &PatternEval) -> bool {
         Arc::ptr_eq(&self.weights, &other.weights) || self.weights == other.weights
-    }
-}
-
-impl Evaluator<Position> for PatternEval {
-    fn evaluate(&self, game: &Position) -> Score {
-        Score::heuristic(self.evaluate_board(game.board()))
-    }
-
-    /// The move whose resulting position is worst for the opponent first; a forced pass is
-    /// left alone.
-    fn order_moves(&self, game: &Position, moves: &mut [crate::Move]) {
-        if moves.len() > 1 {
-            moves.sort_by_cached_key(|&mv| self.evaluate_board(game.play_unchecked(mv).board()));
-        }
     }
 }
 

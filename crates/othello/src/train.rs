@@ -30,7 +30,7 @@ use crate::pattern::{
 };
 use crate::position::{Color, Position};
 use crate::square::Square;
-use crate::HandEval;
+use crate::{HandEval, OthelloEval};
 
 /// The settings of a training run.
 #[derive(Clone, Debug, PartialEq)]
@@ -219,7 +219,7 @@ pub fn label(
                     let mut engine =
                         Engine::<Position>::new(config).expect("the full preset is valid");
                     let eval = Ordered {
-                        eval: model.clone(),
+                        eval: OthelloEval::Pattern(model.clone()),
                         ordering: StaticOrdering::Mobility,
                     };
                     let limits = SearchLimits {
