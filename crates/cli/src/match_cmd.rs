@@ -142,7 +142,7 @@ fn engine_player(
         .map_err(|e| CliError::Usage(format!("{option}: {e}")))?;
     options.parallel = parallel;
     options.eval = parse_eval(&format!("{option}-eval"), eval)?;
-    if options.eval.name() != "pattern" || eval.trim() != "pattern" {
+    if eval.trim() != "pattern" {
         options.name = format!("{} ({})", options.name, eval.trim());
     }
     EnginePlayer::new(options).map_err(|e| CliError::Usage(format!("{option} {preset}: {e}")))

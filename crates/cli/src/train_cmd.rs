@@ -4,21 +4,20 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Args;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use indicatif::{ProgressBar, ProgressStyle};
-use prune_othello::pattern::{
-    Classes, PatternEval, PatternWeights, PHASES, PHASE_WIDTH, WEIGHTS_VERSION,
-};
-use prune_othello::train::{
-    fit_phase, label, phase_samples, self_play, start_later_phases, FitReport, Sample, TrainOptions,
-};
+use prune_othello::pattern::{Classes, PatternEval, PHASE_WIDTH, WEIGHTS_VERSION};
+use prune_othello::train::{fit_phases, label, self_play, Sample, TrainOptions};
 use serde_json::json;
 
 use crate::CliError;
+
+/// The library's defaults, which the options show.
+static DEFAULTS: std::sync::LazyLock<TrainOptions> =
+    std::sync::LazyLock::new(TrainOptions::default);
 
 /// Options of `prune train`.
 #[derive(Args, Debug)]
@@ -30,31 +29,31 @@ pub struct TrainArgs {
     #[arg(long, value_name = "DIR", default_value = "prune-train")]
     pub work: PathBuf,
     /// Self-play games.
-    #[arg(long, default_value_t = 20000)]
+    #[arg(long, default_value_t = DEFAULTS.games)]
     pub games: usize,
     /// The seed of every random choice.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = DEFAULTS.seed)]
     pub seed: u64,
     /// Random opening moves per game: MIN-MAX.
     #[arg(long, value_name = "MIN-MAX", default_value = "2-20")]
     pub random_plies: String,
     /// The chance of a random move after the opening.
-    #[arg(long, default_value_t = 0.1)]
+    #[arg(long, default_value_t = DEFAULTS.noise)]
     pub noise: f64,
     /// Positions with at most this many empties are labelled by exact solves.
-    #[arg(long, value_name = "N", default_value_t = 14)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULTS.exact_empties)]
     pub exact_empties: u32,
     /// The depth of the labelling search of earlier positions.
-    #[arg(long, value_name = "PLIES", default_value_t = PHASE_WIDTH)]
+    #[arg(long, value_name = "PLIES", default_value_t = DEFAULTS.search_depth)]
     pub search_depth: u32,
     /// Gradient-descent passes per phase.
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = DEFAULTS.epochs)]
     pub epochs: usize,
     /// The ridge penalty on the weights (in squared discs per squared disc of error).
-    #[arg(long, default_value_t = 2.0)]
+    #[arg(long, default_value_t = DEFAULTS.l2)]
     pub l2: f32,
     /// One game in this many is held out to measure the fit.
-    #[arg(long, value_name = "N", default_value_t = 10)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULTS.holdout_every)]
     pub holdout_every: usize,
     /// Labelling threads [default: all cores].
     #[arg(long, value_name = "N")]
@@ -286,50 +285,29 @@ pub fn run(args: &TrainArgs) -> Result<(), CliError> {
 
     let samples = positions(work, &options, args.quiet)?;
     let provenance = format!(
-        "prune train --games {} --seed {} --random-plies {}-{} --noise {} --exact-empties {} \
-         --search-depth {} --epochs {} --l2 {} --holdout-every {}; {} positions; {} classes per phase",
-        options.games,
-        options.seed,
-        options.random_plies.0,
-        options.random_plies.1,
-        options.noise,
-        options.exact_empties,
-        options.search_depth,
-        options.epochs,
-        options.l2,
-        options.holdout_every,
+        "prune train, settings {wanted}; {} positions; {} classes per phase",
         samples.len(),
         Classes::get().count,
     );
-    let mut weights = PatternWeights::zero(&provenance);
-    let mut reports: Vec<FitReport> = Vec::new();
-    let mut previous = Vec::new();
-    for phase in 0..PHASES {
-        let mine = phase_samples(&samples, phase);
-        let model = PatternEval::new(Arc::new(weights.clone()));
-        let values = labels(work, phase, &mine, &model, &options, args.quiet)?;
-        let labelled: Vec<(Sample, f32)> = mine.into_iter().zip(values).collect();
-        let (fitted, report) = fit_phase(
-            phase,
-            &labelled,
-            &previous,
-            &weights.phases[phase],
-            &options,
-        );
-        if !args.quiet {
-            eprintln!(
-                "phase {phase:2} ({:2}-{:2} empties): {} positions, held-out error {:.2} -> {:.2} discs",
-                phase as u32 * PHASE_WIDTH,
-                (phase as u32 + 1) * PHASE_WIDTH - 1,
-                report.train + report.holdout,
-                report.holdout_mae_before,
-                report.holdout_mae
-            );
-        }
-        reports.push(report);
-        start_later_phases(&mut weights, phase, fitted);
-        previous = labelled;
-    }
+    let (weights, reports) = fit_phases(
+        &samples,
+        &options,
+        &provenance,
+        |phase, mine, model| labels(work, phase, mine, model, &options, args.quiet),
+        |report| {
+            if !args.quiet {
+                eprintln!(
+                    "phase {:2} ({:2}-{:2} empties): {} positions, held-out error {:.2} -> {:.2} discs",
+                    report.phase,
+                    report.phase as u32 * PHASE_WIDTH,
+                    (report.phase as u32 + 1) * PHASE_WIDTH - 1,
+                    report.train + report.holdout,
+                    report.holdout_mae_before,
+                    report.holdout_mae
+                );
+            }
+        },
+    )?;
     let bytes = weights.to_bytes();
     write_atomic(&args.out, &bytes)?;
     let report_json = json!({

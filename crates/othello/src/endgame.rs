@@ -49,7 +49,8 @@ const STABILITY_EMPTIES: u32 = 4;
 /// Exact solves of this many empties or more start with a move-ordering pass (see
 /// [`ordering_pass`]). With the hand-made evaluation at its horizon it paid from 24 empties
 /// only; with the trained patterns it pays from 20: FFO #40 (20 empties) 14.6 M -> 8.5 M
-/// nodes, #41-#44 (22-23) 186 M -> 114 M nodes, 9.6 s -> 7.1 s.
+/// nodes, #41-#44 (22-23) 186 M -> 114 M nodes, 9.6 s -> 7.1 s (both timed while another
+/// program ran on the second core).
 const ORDERING_PASS_EMPTIES: u32 = 20;
 
 /// How deep the move-ordering pass searches (plies; depth 12 beat 4-8, 10, 14 and two

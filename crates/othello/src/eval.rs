@@ -166,9 +166,15 @@ impl Evaluator<Position> for HandEval {
     /// The move whose resulting position is worst for the opponent first (a one-ply look at
     /// the evaluation); a forced pass is left alone.
     fn order_moves(&self, game: &Position, moves: &mut [crate::Move]) {
-        if moves.len() > 1 {
-            moves.sort_by_cached_key(|&mv| self.evaluate_board(game.play_unchecked(mv).board()));
-        }
+        order_by_reply(game, moves, |b| self.evaluate_board(b));
+    }
+}
+
+/// Sorts `moves` so that the one leaving the opponent the lowest `eval` comes first; a forced
+/// pass (a single move) is left alone.
+fn order_by_reply(game: &Position, moves: &mut [crate::Move], eval: impl Fn(&Board) -> i32) {
+    if moves.len() > 1 {
+        moves.sort_by_cached_key(|&mv| eval(game.play_unchecked(mv).board()));
     }
 }
 
@@ -212,12 +218,9 @@ impl Evaluator<Position> for OthelloEval {
         Score::heuristic(self.evaluate_board(game.board()))
     }
 
-    /// The move whose resulting position is worst for the opponent first; a forced pass is
-    /// left alone.
+    /// As [`HandEval`]'s: a one-ply look at the evaluation.
     fn order_moves(&self, game: &Position, moves: &mut [crate::Move]) {
-        if moves.len() > 1 {
-            moves.sort_by_cached_key(|&mv| self.evaluate_board(game.play_unchecked(mv).board()));
-        }
+        order_by_reply(game, moves, |b| self.evaluate_board(b));
     }
 }
 

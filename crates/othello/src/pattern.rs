@@ -302,39 +302,6 @@ pub fn indices(p: u64, o: u64) -> [u32; INSTANCES] {
     out
 }
 
-/// The same indices computed square by square from [`FAMILIES`] (slow; the reference that
-/// [`indices`] is tested against).
-pub fn indices_by_squares(p: u64, o: u64) -> Vec<u32> {
-    let mut out = Vec::with_capacity(INSTANCES);
-    for (f, family) in FAMILIES.iter().enumerate() {
-        for &view in family.views {
-            let mut index = 0u32;
-            for &square in family.squares.iter().rev() {
-                // The square whose view is `square`: views are involutions except the
-                // transposed ones, so search for it.
-                let source = (0..64u8)
-                    .find(|&s| view_square(view, s) == square)
-                    .expect("views are permutations");
-                index = 3 * index + state(p, o, u32::from(source));
-            }
-            out.push(OFFSETS[f] as u32 + index);
-        }
-    }
-    out
-}
-
-/// The family that instance `i` (an index into [`indices`]) belongs to.
-pub fn family_of_instance(i: usize) -> usize {
-    let mut start = 0;
-    for (f, family) in FAMILIES.iter().enumerate() {
-        start += family.views.len();
-        if i < start {
-            return f;
-        }
-    }
-    panic!("instance {i} out of range")
-}
-
 /// The classes of configurations that share one weight (up to sign): a configuration, its
 /// images under the symmetries of the board that map the pattern's squares onto themselves,
 /// and the same with the colours swapped (with the opposite sign).
@@ -347,8 +314,6 @@ pub struct Classes {
     pub sign: Vec<i8>,
     /// The number of classes (free parameters of one phase's patterns).
     pub count: usize,
-    /// For each class, one configuration of it with sign +1 (its representative).
-    pub representative: Vec<u32>,
 }
 
 impl Classes {
@@ -361,7 +326,7 @@ impl Classes {
     fn compute() -> Classes {
         let mut class = vec![u32::MAX; CONFIGURATIONS];
         let mut sign = vec![0i8; CONFIGURATIONS];
-        let mut representative = Vec::new();
+        let mut count = 0u32;
         for (f, family) in FAMILIES.iter().enumerate() {
             let n = family.squares.len();
             // The digit permutations of the symmetries that keep the squares' set.
@@ -406,18 +371,17 @@ impl Classes {
                 };
                 let global = OFFSETS[f] + i;
                 let c = *rep_class.entry(rep).or_insert_with(|| {
-                    representative.push((OFFSETS[f] + rep) as u32);
-                    representative.len() as u32 - 1
+                    count += 1;
+                    count - 1
                 });
                 class[global] = c;
                 sign[global] = s;
             }
         }
         Classes {
-            count: representative.len(),
+            count: count as usize,
             class,
             sign,
-            representative,
         }
     }
 }
@@ -703,6 +667,7 @@ impl PatternEval {
     pub fn new(weights: Arc<PatternWeights>) -> PatternEval {
         let classes = Classes::get();
         let mut tables = vec![0i16; PHASES * CONFIGURATIONS];
+        // One bias per number of empties (phase `k` covers `k * PHASE_WIDTH` onwards).
         let mut bias = vec![0i16; PHASES * PHASE_WIDTH as usize];
         for (k, phase) in weights.phases.iter().enumerate() {
             let table = &mut tables[k * CONFIGURATIONS..(k + 1) * CONFIGURATIONS];
@@ -741,8 +706,7 @@ impl PatternEval {
         let empties = 64 - (p | o).count_ones();
         let phase = phase_of(empties);
         let table = &self.tables[phase * CONFIGURATIONS..(phase + 1) * CONFIGURATIONS];
-        let bias =
-            self.bias[phase * PHASE_WIDTH as usize + (empties.min(59) % PHASE_WIDTH) as usize];
+        let bias = self.bias[empties.min(59) as usize];
         indices(p, o).iter().fold(i32::from(bias), |sum, &i| {
             sum + i32::from(table[i as usize])
         })
@@ -765,6 +729,27 @@ impl PartialEq for PatternEval {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The same indices computed square by square from [`FAMILIES`] (slow; the reference that
+    /// [`indices`] is tested against).
+    fn indices_by_squares(p: u64, o: u64) -> Vec<u32> {
+        let mut out = Vec::with_capacity(INSTANCES);
+        for (f, family) in FAMILIES.iter().enumerate() {
+            for &view in family.views {
+                let mut index = 0u32;
+                for &square in family.squares.iter().rev() {
+                    // The square whose view is `square`: views are involutions except the
+                    // transposed ones, so search for it.
+                    let source = (0..64u8)
+                        .find(|&s| view_square(view, s) == square)
+                        .expect("views are permutations");
+                    index = 3 * index + state(p, o, u32::from(source));
+                }
+                out.push(OFFSETS[f] as u32 + index);
+            }
+        }
+        out
+    }
 
     /// A few thousand positions of pseudo-random games.
     fn boards() -> Vec<Board> {
@@ -897,11 +882,16 @@ mod tests {
         for &offset in &OFFSETS[..FAMILIES.len()] {
             assert_eq!(classes.class[offset], u32::MAX);
         }
-        // A representative is its own class with sign +1.
-        for (c, &r) in classes.representative.iter().enumerate() {
-            assert_eq!(classes.class[r as usize], c as u32);
-            assert_eq!(classes.sign[r as usize], 1);
+        // Classes are numbered densely, and each has configurations of both signs (a
+        // configuration and its colour swap).
+        let mut signs = vec![(false, false); classes.count];
+        for (&c, &sign) in classes.class.iter().zip(&classes.sign) {
+            if c != u32::MAX {
+                let seen = &mut signs[c as usize];
+                *seen = (seen.0 || sign == 1, seen.1 || sign == -1);
+            }
         }
+        assert!(signs.iter().all(|&s| s == (true, true)));
         // The line of 8 squares (family 3), against orbits counted directly: a configuration,
         // its reversal and both with the colours swapped; none when a colour swap (with or
         // without the reversal) gives the configuration back.
