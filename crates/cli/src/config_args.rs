@@ -12,7 +12,7 @@ const DEFAULT_KILLER_SLOTS: usize = 2;
 
 /// Options that build a [`SearchConfig`]: `--preset`'s configuration for the algorithm, then
 /// each switch given turns its enhancement on or sets its value.
-#[derive(Args, Debug, Default)]
+#[derive(Args, Clone, Debug, Default)]
 #[command(next_help_heading = "Search configuration")]
 pub struct ConfigArgs {
     /// A named set of enhancements to start from (`prune presets` lists them); the switches

@@ -14,6 +14,7 @@ mod report;
 mod search_cmd;
 mod solve_cmd;
 mod train_cmd;
+mod tree_cmd;
 
 use std::process::ExitCode;
 
@@ -61,6 +62,10 @@ enum Command {
     /// Learn the pattern evaluation's weights from self-play games (exact solves near the end,
     /// bootstrapped searches before), resumable, deterministic with a seed.
     Train(train_cmd::TrainArgs),
+    /// Draw the game tree a search visited: each node's value and window, the moves on the
+    /// edges, re-searches, cutoffs and the moves they pruned, the principal variation (SVG,
+    /// Graphviz DOT or text); `--compare alphabeta,minimax` draws two searches.
+    Tree(tree_cmd::TreeArgs),
 }
 
 /// An error for the user: printed as `error: ...`, exit status 2 for bad input, 1 otherwise.
@@ -85,6 +90,7 @@ fn main() -> ExitCode {
         Command::Match(args) => match_cmd::run(&args),
         Command::Bench(args) => bench_cmd::run(&args),
         Command::Train(args) => train_cmd::run(&args),
+        Command::Tree(args) => tree_cmd::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

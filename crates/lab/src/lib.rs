@@ -3,7 +3,8 @@
 //!
 //! An experiment ([`EXPERIMENTS`]) takes [`LabOptions`] (positions, depths, presets, jobs) and
 //! returns a [`Report`]: settings, findings, tables and plots as data. [`Report::write`] makes
-//! the folder. Every search is deterministic (a fresh engine per search, or per game), so the
+//! the folder. [`tree`] draws the tree one traced search visited (`prune tree`). Every search
+//! is deterministic (a fresh engine per search, or per game), so the
 //! same command gives the same node counts whatever `jobs` is; only times vary.
 //!
 //! ```
@@ -24,6 +25,7 @@ mod plot;
 mod positions;
 mod report;
 mod runner;
+pub mod tree;
 
 use std::fmt;
 use std::ops::RangeInclusive;

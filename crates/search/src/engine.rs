@@ -12,7 +12,7 @@ use crate::algo::iterative::iterate;
 use crate::searcher::{Searcher, SplitContext};
 use crate::TranspositionTable;
 use crate::{ConfigError, Evaluator, Game, Iteration, NoObserver, Score, SearchConfig};
-use crate::{Parallel, ParallelKind, SearchLimits, SearchObserver, SearchStats};
+use crate::{Parallel, ParallelKind, SearchLimits, SearchObserver, SearchStats, SearchTracer};
 
 /// What a search found.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -147,16 +147,7 @@ impl<G: Game> Engine<G> {
         limits: &SearchLimits,
         observer: &mut dyn SearchObserver<G::Move>,
     ) -> Result<SearchResult<G::Move>, SearchError> {
-        if limits.depth.is_none() && !self.config.iterative_deepening {
-            return Err(SearchError::Limits(
-                "a fixed-depth search needs a depth; use iterative deepening with a node or \
-                 time limit"
-                    .into(),
-            ));
-        }
-        if limits.depth == Some(0) {
-            return Err(SearchError::Limits("the depth must be at least 1".into()));
-        }
+        self.check_limits(limits)?;
         let start = Instant::now();
         if let Some(tt) = &mut self.tt {
             tt.new_search();
@@ -211,6 +202,48 @@ impl<G: Game> Engine<G> {
             }
             result
         }))
+    }
+
+    /// Searches `game` within `limits` on one thread (whatever [`Engine::parallel`] says),
+    /// telling `tracer` of every node entered and left, in order (see [`crate::TreeRecorder`]).
+    pub fn search_traced<E: Evaluator<G>>(
+        &mut self,
+        game: &G,
+        eval: &E,
+        limits: &SearchLimits,
+        tracer: &mut (dyn SearchTracer<G::Move> + Send),
+    ) -> Result<SearchResult<G::Move>, SearchError> {
+        self.check_limits(limits)?;
+        let start = Instant::now();
+        if let Some(tt) = &mut self.tt {
+            tt.new_search();
+        }
+        let config = self.config;
+        let mut searcher =
+            Searcher::new(eval, self.tt.as_ref(), &config, limits, start).with_tracer(tracer);
+        Ok(iterate(
+            &mut searcher,
+            game,
+            &config,
+            limits,
+            &mut NoObserver,
+            start,
+        ))
+    }
+
+    /// Refuses limits a search cannot run with.
+    fn check_limits(&self, limits: &SearchLimits) -> Result<(), SearchError> {
+        if limits.depth.is_none() && !self.config.iterative_deepening {
+            return Err(SearchError::Limits(
+                "a fixed-depth search needs a depth; use iterative deepening with a node or \
+                 time limit"
+                    .into(),
+            ));
+        }
+        if limits.depth == Some(0) {
+            return Err(SearchError::Limits("the depth must be at least 1".into()));
+        }
+        Ok(())
     }
 
     /// Searches `game` within `limits`.

@@ -48,6 +48,7 @@ mod preset;
 mod score;
 mod searcher;
 mod stats;
+mod trace;
 mod tt;
 
 pub use bound::Bound;
@@ -62,4 +63,5 @@ pub use picker::{MovePicker, Stage};
 pub use preset::{Preset, PRESETS};
 pub use score::Score;
 pub use stats::{Counters, DepthRow, SearchStats};
+pub use trace::{Entered, NodeEnd, SearchTracer, SearchTree, TracedNode, TreeRecorder};
 pub use tt::{MoveBits, TranspositionTable, TtEntry};

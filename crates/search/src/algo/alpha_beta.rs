@@ -79,6 +79,7 @@ pub(crate) fn node<G: Game, E: Evaluator<G>>(
     }
     s.give_back(ply, picker);
     let value = clamp(best.value);
+    s.trace_leave(game, value);
     s.close(game, depth, alpha, beta, value, best.mv, mark);
     if ply == 0 && !s.stopped() {
         s.root_best = best.mv;

@@ -42,6 +42,7 @@ fn max_value<G: Game, E: Evaluator<G>>(
         i += 1;
     }
     s.give_back(ply, picker);
+    s.trace_leave(game, best);
     if ply == 0 && !s.stopped() {
         s.root_best = best_move;
     }
@@ -75,5 +76,6 @@ fn min_value<G: Game, E: Evaluator<G>>(
         i += 1;
     }
     s.give_back(ply, picker);
+    s.trace_leave(game, -best); // the value for the side to move, the opponent
     best
 }

@@ -31,6 +31,7 @@ pub(crate) fn negamax<G: Game, E: Evaluator<G>>(
         i += 1;
     }
     s.give_back(ply, picker);
+    s.trace_leave(game, best.value);
     if ply == 0 && !s.stopped() {
         s.root_best = best.mv;
     }

@@ -59,6 +59,7 @@ pub(crate) fn eval<G: Game, E: Evaluator<G>>(
         i += 1;
     }
     s.give_back(ply, picker);
+    s.trace_leave(game, best);
     if ply == 0 && !s.stopped() {
         s.root_best = best_move;
     }
@@ -79,7 +80,13 @@ fn test<G: Game, E: Evaluator<G>>(
         Test::Greater => value > v,
         Test::GreaterOrEqual => value >= v,
     };
-    match s.open(game, depth, ply, -Score::INFINITY, Score::INFINITY) {
+    // The window a TEST stands for (Scout keeps no table, so only a tracer sees it): "> v"
+    // is a null window on v, ">= v" one just below v.
+    let (alpha, beta) = match kind {
+        Test::Greater => (v, v.next()),
+        Test::GreaterOrEqual => (v.prev(), v),
+    };
+    match s.open(game, depth, ply, alpha, beta) {
         Node::Leaf(value) | Node::Settled(value) => return decide(value),
         Node::Stopped => return false,
         Node::Interior { .. } => {}
@@ -109,5 +116,7 @@ fn test<G: Game, E: Evaluator<G>>(
         i += 1;
     }
     s.give_back(ply, picker);
+    // Proved: the value is at least beta; refuted: at most alpha.
+    s.trace_leave(game, if proved { beta } else { alpha });
     proved
 }

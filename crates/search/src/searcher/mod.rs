@@ -10,7 +10,7 @@ use crate::algo::alpha_beta::alpha_beta;
 use crate::ordering::{HistoryTable, KillerTable};
 use crate::picker::{MovePicker, Stage};
 use crate::{Bound, Counters, Evaluator, FailMode, Game, KillerIndex, Score, SearchConfig};
-use crate::{SearchLimits, ShallowOrdering, TranspositionTable};
+use crate::{Entered, NodeEnd, SearchLimits, SearchTracer, ShallowOrdering, TranspositionTable};
 
 mod split;
 
@@ -85,6 +85,10 @@ pub(crate) struct Searcher<'a, G: Game, E> {
     /// The smallest ply at which the current path leaves the leftmost line (takes a move other
     /// than the first): the node at `ply` is on the leftmost line when this is `>= ply`.
     sideline_from: usize,
+    /// The tracer told of every node, if the search is traced.
+    trace: Option<&'a mut (dyn SearchTracer<G::Move> + Send)>,
+    /// While tracing: the move being searched at each ply (the edge to the next node).
+    edges: Vec<G::Move>,
 }
 
 struct StopCondition<'a> {
@@ -162,6 +166,57 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             config: *config,
             split: None,
             sideline_from: usize::MAX,
+            trace: None,
+            edges: Vec::new(),
+        }
+    }
+
+    /// The same searcher, telling `tracer` of every node it enters and leaves (it must not
+    /// split: tracing follows one thread's walk).
+    pub fn with_tracer(mut self, tracer: &'a mut (dyn SearchTracer<G::Move> + Send)) -> Self {
+        self.trace = Some(tracer);
+        self
+    }
+
+    /// Tells the tracer, if any, that the node at `ply` is entered.
+    fn trace_enter(&mut self, ply: usize, depth: u32, alpha: Score, beta: Score) {
+        if let Some(tracer) = self.trace.as_mut() {
+            let mv = ply.checked_sub(1).and_then(|p| self.edges.get(p).copied());
+            tracer.enter(&Entered {
+                ply,
+                mv,
+                depth,
+                alpha,
+                beta,
+                ordering: self.in_shallow,
+            });
+        }
+    }
+
+    /// Tells the tracer, if any, that the last node entered is left with `value` without a
+    /// search of its moves (`end`).
+    fn trace_leaf(&mut self, value: Score, end: NodeEnd) {
+        if let Some(tracer) = self.trace.as_mut() {
+            tracer.leave(value, end, &[]);
+        }
+    }
+
+    /// Tells the tracer, if any, that the searched node `game` (the last one entered) is left
+    /// with `value`, from its side to move's point of view. Every algorithm calls this once
+    /// for each node [`Searcher::open`] found interior.
+    pub fn trace_leave(&mut self, game: &G, value: Score) {
+        if let Some(tracer) = self.trace.as_mut() {
+            tracer.leave(value, NodeEnd::Searched, &game.legal_moves());
+        }
+    }
+
+    /// While tracing, notes that `mv` is searched next at `ply`.
+    fn trace_edge(&mut self, ply: usize, mv: G::Move) {
+        if self.trace.is_some() {
+            if self.edges.len() <= ply {
+                self.edges.resize(ply + 1, mv);
+            }
+            self.edges[ply] = mv;
         }
     }
 
@@ -232,14 +287,18 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             self.pv.resize_with(ply + 1, Vec::new);
         }
         self.pv[ply].clear();
+        self.trace_enter(ply, depth, alpha, beta);
         if let Some(value) = game.outcome() {
             self.counters.leaves += 1;
+            self.trace_leaf(value, NodeEnd::Terminal);
             return Node::Leaf(value);
         }
         if depth == 0 {
             self.counters.leaves += 1;
             self.horizon_leaves += 1;
-            return Node::Leaf(self.eval.evaluate(game));
+            let value = self.eval.evaluate(game);
+            self.trace_leaf(value, NodeEnd::Horizon);
+            return Node::Leaf(value);
         }
         self.counters.interior += 1;
         let mut tt_move = None;
@@ -270,6 +329,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                         if entry.depth != EXHAUSTIVE {
                             self.horizon_leaves += 1;
                         }
+                        self.trace_leaf(value, NodeEnd::Table);
                         return Node::Settled(value);
                     }
                 }
@@ -387,6 +447,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         self.in_shallow = true;
         let mut scored: Vec<(Score, G::Move)> = Vec::with_capacity(moves.len());
         for &mv in moves.iter() {
+            self.trace_edge(ply, mv);
             let child = game.play(mv);
             let v = -alpha_beta(
                 self,
@@ -414,6 +475,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     /// first; at the root, a move other than the hinted one follows its refutation, if the
     /// refutation table has one.
     pub fn before_child(&mut self, ply: usize, index: usize, mv: G::Move) {
+        self.trace_edge(ply, mv);
         if self.sideline_from >= ply {
             self.sideline_from = if index > 0 { ply } else { usize::MAX };
         }

@@ -1,0 +1,258 @@
+//! `prune tree`: draw the tree a search visited, with its windows, values, cutoffs and
+//! pruned moves (SVG, Graphviz DOT or text).
+
+use std::path::PathBuf;
+
+use clap::Args;
+use prune_games::{GameSpec, LineEval, NoisyEval, RandomEval, TicTacToe};
+use prune_lab::tree::{render, Passes, Picture, TreeFormat};
+use prune_othello::{Ordered, Position, StaticOrdering};
+use prune_search::TreeRecorder;
+use prune_search::{Algorithm, Engine, Evaluator, FailMode, Game, SearchConfig, SearchLimits};
+
+use crate::config_args::ConfigArgs;
+use crate::eval_arg::parse_eval;
+use crate::CliError;
+
+/// The depth of an Othello tree when none is given.
+const OTHELLO_DEPTH: u32 = 2;
+
+/// A traced search stops after this many nodes: far more than any readable picture, few
+/// enough to keep in memory.
+const TRACE_NODE_LIMIT: u64 = 2_000_000;
+
+/// Options of `prune tree`.
+#[derive(Args, Debug)]
+pub struct TreeArgs {
+    /// The game: `uniform:width=W,depth=D,order=perfect|worst|random|NN%,seed=S` (the textbook
+    /// example is `uniform:width=3,depth=3`), `tictactoe`, `othello` or
+    /// `random:seed=S[,width=W,depth=D]`.
+    #[arg(long, short)]
+    pub game: String,
+    /// A position to start from (tic-tac-toe: nine cells such as `XO./.X./...`; Othello: 64
+    /// squares a1..h8 of `X`, `O`, `-` and the side to move).
+    #[arg(long, short, allow_hyphen_values = true)]
+    pub position: Option<String>,
+    /// Search this many plies [default: the whole uniform or random tree, the rest of the
+    /// tic-tac-toe game, 2 plies of Othello].
+    #[arg(long, short)]
+    pub depth: Option<u32>,
+    /// Draw one search per algorithm named, one picture above the other (e.g.
+    /// `alphabeta,minimax`), instead of `--algorithm`'s.
+    #[arg(long, value_name = "A,B,...", conflicts_with = "algorithm")]
+    pub compare: Option<String>,
+    /// svg, dot (Graphviz) or text [default: from --out's extension, else text].
+    #[arg(long, short)]
+    pub format: Option<String>,
+    /// Write the picture to this file instead of standard output.
+    #[arg(long, short)]
+    pub out: Option<PathBuf>,
+    /// Draw every pass over the root (`all`: iterations, aspiration re-searches, MTD(f)
+    /// passes) or only the `last`.
+    #[arg(long, value_name = "all|last", default_value = "all")]
+    pub passes: String,
+    /// Refuse to draw more shapes (visited nodes and pruned moves, over all pictures) than
+    /// this: beyond a few hundred a picture is no longer readable.
+    #[arg(long, value_name = "N", default_value_t = 500)]
+    pub max_nodes: usize,
+    /// Othello's evaluation: pattern, hand or a weights file written by `prune train`.
+    #[arg(long, value_name = "EVAL", default_value = "pattern")]
+    pub eval: String,
+    /// The algorithm and its enhancements.
+    #[command(flatten)]
+    pub config_args: ConfigArgs,
+}
+
+impl TreeArgs {
+    fn format(&self) -> Result<TreeFormat, CliError> {
+        if let Some(text) = &self.format {
+            return text
+                .parse()
+                .map_err(|e| CliError::Usage(format!("--format: {e}")));
+        }
+        let extension = self
+            .out
+            .as_ref()
+            .and_then(|p| p.extension())
+            .and_then(|e| e.to_str());
+        match extension {
+            None => Ok(TreeFormat::Text),
+            Some(e) => e.parse().map_err(|_| {
+                CliError::Usage(format!(
+                    "--out: cannot tell the format from '.{e}'; give --format svg, dot or text"
+                ))
+            }),
+        }
+    }
+
+    fn passes(&self) -> Result<Passes, CliError> {
+        match self.passes.as_str() {
+            "all" => Ok(Passes::All),
+            "last" => Ok(Passes::Last),
+            other => Err(CliError::Usage(format!(
+                "--passes: unknown value '{other}' (expected all or last)"
+            ))),
+        }
+    }
+
+    /// The configurations to draw, each with its name.
+    fn configs(&self) -> Result<Vec<(String, SearchConfig)>, CliError> {
+        let names: Vec<Option<String>> = match &self.compare {
+            Some(list) => {
+                let names: Vec<Option<String>> = list
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|n| !n.is_empty())
+                    .map(|n| Some(n.to_string()))
+                    .collect();
+                if names.len() < 2 {
+                    return Err(CliError::Usage(format!(
+                        "--compare: name at least two algorithms, such as alphabeta,minimax \
+                         (got '{list}')"
+                    )));
+                }
+                names
+            }
+            None => vec![self.config_args.algorithm.clone()],
+        };
+        let mut configs = Vec::new();
+        for name in names {
+            let mut args = self.config_args.clone();
+            if name.is_some() {
+                args.algorithm.clone_from(&name);
+            }
+            let config = args
+                .build(Algorithm::AlphaBeta(FailMode::Soft), false)
+                .map_err(|e| match (e, &name) {
+                    (CliError::Usage(msg), Some(n)) => CliError::Usage(format!("{n}: {msg}")),
+                    (e, _) => e,
+                })?;
+            config
+                .validate()
+                .map_err(|e| CliError::Usage(format!("configuration: {e}")))?;
+            configs.push((config.algorithm.to_string(), config));
+        }
+        Ok(configs)
+    }
+}
+
+/// Runs `prune tree`.
+pub fn run(args: &TreeArgs) -> Result<(), CliError> {
+    if args.depth == Some(0) {
+        return Err(CliError::Usage("--depth must be at least 1".into()));
+    }
+    if args.game.trim().eq_ignore_ascii_case("othello") {
+        let position = match &args.position {
+            Some(text) => text
+                .parse::<Position>()
+                .map_err(|e| CliError::Usage(format!("--position: {e}")))?,
+            None => Position::START,
+        };
+        let eval = Ordered {
+            eval: parse_eval("--eval", &args.eval)?,
+            ordering: StaticOrdering::Mobility,
+        };
+        return draw(args, &position, &eval, OTHELLO_DEPTH);
+    }
+    let spec: GameSpec = args
+        .game
+        .parse()
+        .map_err(|e| CliError::Usage(format!("--game: {e}; or othello")))?;
+    if args.position.is_some() && !matches!(spec, GameSpec::TicTacToe) {
+        return Err(CliError::Usage(
+            "--position is for tic-tac-toe and Othello; a synthetic tree starts at its root".into(),
+        ));
+    }
+    match spec {
+        GameSpec::TicTacToe => {
+            let game = match &args.position {
+                Some(p) => p
+                    .parse::<TicTacToe>()
+                    .map_err(|e| CliError::Usage(format!("--position: {e}")))?,
+                None => TicTacToe::new(),
+            };
+            let empties = game.legal_moves().len() as u32;
+            draw(args, &game, &LineEval, empties.max(1))
+        }
+        GameSpec::Uniform(tree) => draw(args, &tree.root(), &NoisyEval::default(), tree.depth),
+        GameSpec::Random(tree) => draw(args, &tree.root(), &RandomEval, tree.max_depth),
+    }
+}
+
+/// Searches `game` with each configuration, traced, and draws the trees.
+fn draw<G: Game, E: Evaluator<G>>(
+    args: &TreeArgs,
+    game: &G,
+    eval: &E,
+    natural_depth: u32,
+) -> Result<(), CliError> {
+    let format = args.format()?;
+    let passes = args.passes()?;
+    let configs = args.configs()?;
+    let depth = args.depth.unwrap_or(natural_depth);
+    let limits = SearchLimits {
+        depth: Some(depth),
+        nodes: Some(TRACE_NODE_LIMIT),
+        time: None,
+    };
+    let preset = args.config_args.preset.as_deref().unwrap_or("plain");
+    let mut pictures = Vec::new();
+    for (name, config) in &configs {
+        let mut engine = Engine::<G>::new(*config)
+            .map_err(|e| CliError::Usage(format!("configuration: {e}")))?;
+        let mut recorder = TreeRecorder::new();
+        let result = engine
+            .search_traced(game, eval, &limits, &mut recorder)
+            .map_err(|e| CliError::Usage(e.to_string()))?;
+        if result.interrupted {
+            return Err(CliError::Usage(format!(
+                "{name} visited more than {TRACE_NODE_LIMIT} nodes at depth {depth}: far too \
+                 many to draw; search less deep"
+            )));
+        }
+        let best = result
+            .best_move
+            .map_or_else(|| "none".to_string(), |m| m.to_string());
+        let title = format!(
+            "{name} (preset {preset}) · {} · depth {depth}: value {}, best move {best}",
+            args.game.trim(),
+            result.score
+        );
+        let tree = recorder.into_tree();
+        pictures.push(Picture::new(title, &tree, &result.pv, passes));
+    }
+    let shapes: usize = pictures.iter().map(Picture::shapes).sum();
+    if shapes > args.max_nodes {
+        let counts: Vec<String> = pictures
+            .iter()
+            .zip(&configs)
+            .map(|(p, (name, _))| {
+                format!(
+                    "{name} {} ({} nodes, {} pruned)",
+                    p.shapes(),
+                    p.visited(),
+                    p.pruned
+                )
+            })
+            .collect();
+        return Err(CliError::Usage(format!(
+            "the picture would have {shapes} shapes ({}), more than --max-nodes {}: search \
+             less deep, draw only the last pass (--passes last), or raise --max-nodes",
+            counts.join("; "),
+            args.max_nodes
+        )));
+    }
+    let drawn = render(&pictures, format);
+    match &args.out {
+        Some(path) => {
+            std::fs::write(path, drawn)
+                .map_err(|e| CliError::Failure(format!("cannot write {}: {e}", path.display())))?;
+            for picture in &pictures {
+                eprintln!("{}: {}", picture.title, picture.summary());
+            }
+            eprintln!("wrote {}", path.display());
+        }
+        None => print!("{drawn}"),
+    }
+    Ok(())
+}
