@@ -138,6 +138,83 @@ pub const fn flipped(placed: u64, player: u64, opponent: u64) -> u64 {
     flips_at(placed.trailing_zeros(), player, opponent)
 }
 
+/// `LINE_FLIPS[k][x]`: on a full line of eight squares, how many discs a disc placed on square
+/// `k` flips when the player's discs on the line are the bits of `x` and every other square
+/// but `k` is the opponent's: the run up to the nearest player disc on each side, if there is
+/// one.
+const LINE_FLIPS: [[u8; 256]; 8] = {
+    let mut table = [[0u8; 256]; 8];
+    let mut k = 0;
+    while k < 8 {
+        let mut x = 0;
+        while x < 256 {
+            let mut count = 0;
+            let mut j = k + 1;
+            while j < 8 && x >> j & 1 == 0 {
+                j += 1;
+            }
+            if j < 8 {
+                count += j - k - 1;
+            }
+            let mut j = k as i32 - 1;
+            while j >= 0 && x >> j & 1 == 0 {
+                j -= 1;
+            }
+            if j >= 0 {
+                count += k - j as usize - 1;
+            }
+            table[k][x] = count as u8;
+            x += 1;
+        }
+        k += 1;
+    }
+    table
+};
+
+/// The two diagonals through each square: `DIAGONALS[sq]` is `(a1-h8 direction, a8-h1
+/// direction)`, the square included.
+const DIAGONALS: [(u64, u64); 64] = {
+    let mut table = [(0u64, 0u64); 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut t = 0;
+        while t < 64 {
+            let (tf, tr) = (t % 8, t / 8);
+            if tf - f == tr - r {
+                table[sq].0 |= 1u64 << t;
+            }
+            if tf - f == r - tr {
+                table[sq].1 |= 1u64 << t;
+            }
+            t += 1;
+        }
+        sq += 1;
+    }
+    table
+};
+
+/// How many discs the last move of the game flips: a disc placed by the owner of `player` on
+/// square `sq`, the only empty square, every other square being the opponent's.
+///
+/// With the board full, the flips along each line through `sq` depend only on where the
+/// player's discs are: each line's discs are gathered into a byte (the rank directly, the file
+/// and the diagonals by a multiplication that lands one bit per square in the top byte, indexed
+/// by rank for the file and by file for the diagonals) and [`LINE_FLIPS`] counts its flips.
+#[inline]
+pub const fn count_last_flip(sq: u32, player: u64) -> u32 {
+    let (f, r) = ((sq % 8) as usize, (sq / 8) as usize);
+    let rank = (player >> (8 * r)) as u8 as usize;
+    let file = (((player >> f) & FILE_A).wrapping_mul(0x0102_0408_1020_4080) >> 56) as usize;
+    let (diagonal, anti) = DIAGONALS[sq as usize];
+    let diagonal = ((player & diagonal).wrapping_mul(FILE_A) >> 56) as usize;
+    let anti = ((player & anti).wrapping_mul(FILE_A) >> 56) as usize;
+    (LINE_FLIPS[f][rank] as u32)
+        + (LINE_FLIPS[r][file] as u32)
+        + (LINE_FLIPS[f][diagonal] as u32)
+        + (LINE_FLIPS[f][anti] as u32)
+}
+
 /// The four 4x4 quadrants of the board: the regions of the parity rule.
 pub const QUADRANTS: [u64; 4] = [
     0x0000_0000_0f0f_0f0f,
@@ -258,6 +335,22 @@ mod tests {
                 }
             }
             assert_eq!(legal_moves(p, o), expected_moves, "{p:x} {o:x}");
+        }
+    }
+
+    #[test]
+    fn count_last_flip_counts_the_flips_of_the_last_move() {
+        for (p, _) in random_boards(3000) {
+            for sq in 0..64 {
+                let bit = 1u64 << sq;
+                let player = p & !bit;
+                let opponent = !player & !bit;
+                assert_eq!(
+                    count_last_flip(sq, player),
+                    flips_at(sq, player, opponent).count_ones(),
+                    "square {sq} of {player:x}"
+                );
+            }
         }
     }
 

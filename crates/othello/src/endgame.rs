@@ -30,7 +30,7 @@ use prune_search::{Counters, Parallel, ParallelKind};
 use rayon::prelude::*;
 
 use crate::bitboard::{
-    flipped, flips_at, legal_moves, neighbours, odd_regions, CORNERS, QUADRANTS,
+    count_last_flip, flipped, flips_at, legal_moves, neighbours, odd_regions, CORNERS, QUADRANTS,
 };
 use crate::table::EndgameTable;
 use crate::{Board, Move, OthelloEval, Square};
@@ -885,13 +885,14 @@ fn stability_cutoff(c: &mut Counters, p: u64, o: u64, alpha: i32) -> Option<i32>
 fn last_one(p: u64, o: u64, empty: u64) -> i32 {
     // After a move on the last square the board is full: the score is twice the mover's
     // discs less 64, and the mover's discs are its own, the new one and the flipped ones.
+    // The board is full but for `empty`, so the flips are counted from one side's discs.
     let sq = empty.trailing_zeros();
-    let flips = flips_at(sq, p, o).count_ones() as i32;
+    let flips = count_last_flip(sq, p) as i32;
     let mine = p.count_ones() as i32;
     if flips != 0 {
         return 2 * (mine + flips + 1) - 64;
     }
-    let flips = flips_at(sq, o, p).count_ones() as i32;
+    let flips = count_last_flip(sq, o) as i32;
     if flips != 0 {
         // The opponent (with 63 - mine discs now) plays it.
         return 64 - 2 * (63 - mine + flips + 1);
