@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use prune_games::{GameSpec, LineEval, NoisyEval, RandomEval, TicTacToe};
+use prune_games::{GameSpec, LineEval, NoisyEval, RandomEval, SpecError, TicTacToe};
 use prune_lab::tree::{render, Passes, Picture, TreeFormat};
 use prune_othello::{Ordered, Position, StaticOrdering};
 use prune_search::TreeRecorder;
@@ -55,9 +55,10 @@ pub struct TreeArgs {
     /// this: beyond a few hundred a picture is no longer readable.
     #[arg(long, value_name = "N", default_value_t = 500)]
     pub max_nodes: usize,
-    /// Othello's evaluation: pattern, hand or a weights file written by `prune train`.
-    #[arg(long, value_name = "EVAL", default_value = "pattern")]
-    pub eval: String,
+    /// Othello's evaluation: pattern, hand or a weights file written by `prune train`
+    /// [default: pattern].
+    #[arg(long, value_name = "EVAL")]
+    pub eval: Option<String>,
     /// The algorithm and its enhancements.
     #[command(flatten)]
     pub config_args: ConfigArgs,
@@ -86,7 +87,7 @@ impl TreeArgs {
     }
 
     fn passes(&self) -> Result<Passes, CliError> {
-        match self.passes.as_str() {
+        match self.passes.to_ascii_lowercase().as_str() {
             "all" => Ok(Passes::All),
             "last" => Ok(Passes::Last),
             other => Err(CliError::Usage(format!(
@@ -149,15 +150,24 @@ pub fn run(args: &TreeArgs) -> Result<(), CliError> {
             None => Position::START,
         };
         let eval = Ordered {
-            eval: parse_eval("--eval", &args.eval)?,
+            eval: parse_eval("--eval", args.eval.as_deref().unwrap_or("pattern"))?,
             ordering: StaticOrdering::Mobility,
         };
         return draw(args, &position, &eval, OTHELLO_DEPTH);
     }
-    let spec: GameSpec = args
-        .game
-        .parse()
-        .map_err(|e| CliError::Usage(format!("--game: {e}; or othello")))?;
+    let spec: GameSpec = args.game.parse().map_err(|e: SpecError| {
+        let or_othello = if e.0.starts_with("unknown game") {
+            " or othello"
+        } else {
+            ""
+        };
+        CliError::Usage(format!("--game: {e}{or_othello}"))
+    })?;
+    if args.eval.is_some() {
+        return Err(CliError::Usage(
+            "--eval is Othello's evaluation; the other games have their own".into(),
+        ));
+    }
     if args.position.is_some() && !matches!(spec, GameSpec::TicTacToe) {
         return Err(CliError::Usage(
             "--position is for tic-tac-toe and Othello; a synthetic tree starts at its root".into(),
@@ -179,6 +189,20 @@ pub fn run(args: &TreeArgs) -> Result<(), CliError> {
     }
 }
 
+/// The error for a picture of more shapes than `--max-nodes`; `counts` says whose.
+fn too_many(args: &TreeArgs, counts: &str) -> CliError {
+    let last = if args.passes.eq_ignore_ascii_case("last") {
+        ""
+    } else {
+        " draw only the last pass (--passes last),"
+    };
+    CliError::Usage(format!(
+        "the picture would have more shapes than --max-nodes {} ({counts}): search less \
+         deep,{last} or raise --max-nodes",
+        args.max_nodes
+    ))
+}
+
 /// Searches `game` with each configuration, traced, and draws the trees.
 fn draw<G: Game, E: Evaluator<G>>(
     args: &TreeArgs,
@@ -190,20 +214,38 @@ fn draw<G: Game, E: Evaluator<G>>(
     let passes = args.passes()?;
     let configs = args.configs()?;
     let depth = args.depth.unwrap_or(natural_depth);
-    let limits = SearchLimits {
-        depth: Some(depth),
-        nodes: Some(TRACE_NODE_LIMIT),
-        time: None,
-    };
     let preset = args.config_args.preset.as_deref().unwrap_or("plain");
-    let mut pictures = Vec::new();
+    let mut pictures: Vec<Picture> = Vec::new();
+    let mut drawn_so_far = 0;
     for (name, config) in &configs {
+        // Drawing every pass draws every node: a search that visits more nodes than are left
+        // to draw can stop there.
+        let budget = match passes {
+            Passes::All => {
+                (args.max_nodes.saturating_sub(drawn_so_far) as u64 + 1).min(TRACE_NODE_LIMIT)
+            }
+            Passes::Last => TRACE_NODE_LIMIT,
+        };
+        let limits = SearchLimits {
+            depth: Some(depth),
+            nodes: Some(budget),
+            time: None,
+        };
         let mut engine = Engine::<G>::new(*config)
             .map_err(|e| CliError::Usage(format!("configuration: {e}")))?;
         let mut recorder = TreeRecorder::new();
         let result = engine
             .search_traced(game, eval, &limits, &mut recorder)
             .map_err(|e| CliError::Usage(e.to_string()))?;
+        if result.interrupted && budget < TRACE_NODE_LIMIT {
+            let mut counts: Vec<String> = pictures
+                .iter()
+                .zip(&configs)
+                .map(|(p, (name, _))| format!("{name} {} shapes", p.shapes()))
+                .collect();
+            counts.push(format!("{name} more than {} nodes", budget - 1));
+            return Err(too_many(args, &counts.join(", ")));
+        }
         if result.interrupted {
             return Err(CliError::Usage(format!(
                 "{name} visited more than {TRACE_NODE_LIMIT} nodes at depth {depth}: far too \
@@ -219,7 +261,9 @@ fn draw<G: Game, E: Evaluator<G>>(
             result.score
         );
         let tree = recorder.into_tree();
-        pictures.push(Picture::new(title, &tree, &result.pv, passes));
+        let picture = Picture::new(title, &tree, &result.pv, passes);
+        drawn_so_far += picture.shapes();
+        pictures.push(picture);
     }
     let shapes: usize = pictures.iter().map(Picture::shapes).sum();
     if shapes > args.max_nodes {
@@ -228,19 +272,14 @@ fn draw<G: Game, E: Evaluator<G>>(
             .zip(&configs)
             .map(|(p, (name, _))| {
                 format!(
-                    "{name} {} ({} nodes, {} pruned)",
+                    "{name} {} shapes: {} nodes, {} pruned",
                     p.shapes(),
                     p.visited(),
                     p.pruned
                 )
             })
             .collect();
-        return Err(CliError::Usage(format!(
-            "the picture would have {shapes} shapes ({}), more than --max-nodes {}: search \
-             less deep, draw only the last pass (--passes last), or raise --max-nodes",
-            counts.join("; "),
-            args.max_nodes
-        )));
+        return Err(too_many(args, &counts.join(", ")));
     }
     let drawn = render(&pictures, format);
     match &args.out {

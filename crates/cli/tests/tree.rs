@@ -269,3 +269,31 @@ fn the_readme_picture_is_what_the_command_draws() {
         "docs/tree/alphabeta-vs-minimax.svg is stale: regenerate it with the command in README"
     );
 }
+
+#[test]
+fn the_readme_text_example_is_what_the_command_prints() {
+    // The block shows values and windows from MAX's view, bounds, a cutoff and a re-search.
+    // Its window arithmetic was checked by hand when it was written (the null window (-3, -2)
+    // failing low for MAX, hence high for MIN, and the re-search on (-inf, -9)); this keeps it
+    // what the command prints.
+    let readme = include_str!("../../../README.md");
+    let command = "$ cargo run --release -- tree --game uniform:width=2,depth=3,order=random,seed=5 -a negascout\n";
+    let start = readme.find(command).expect("the README's text example") + command.len();
+    let block = &readme[start..start + readme[start..].find("```").expect("its end")];
+    let o = prune(&[
+        "tree",
+        "--game",
+        "uniform:width=2,depth=3,order=random,seed=5",
+        "-a",
+        "negascout",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim_end(), block.trim_end());
+    for expected in [
+        "MIN ≤-17  (-9, -8)  α cutoff: -17 ≤ α = -9",
+        "MAX ≥-9*  (-inf, -9)  re-search",
+        "MAX ≤-9  (-3, -2)",
+    ] {
+        assert!(block.contains(expected), "{expected}");
+    }
+}

@@ -147,11 +147,7 @@ impl<G: Game> Engine<G> {
         limits: &SearchLimits,
         observer: &mut dyn SearchObserver<G::Move>,
     ) -> Result<SearchResult<G::Move>, SearchError> {
-        self.check_limits(limits)?;
-        let start = Instant::now();
-        if let Some(tt) = &mut self.tt {
-            tt.new_search();
-        }
+        let start = self.begin(limits)?;
         let tt = self.tt.as_ref();
         let config = self.config;
         // YBWC and PV splitting: one searcher whose nodes share their moves out on the pool.
@@ -213,11 +209,7 @@ impl<G: Game> Engine<G> {
         limits: &SearchLimits,
         tracer: &mut (dyn SearchTracer<G::Move> + Send),
     ) -> Result<SearchResult<G::Move>, SearchError> {
-        self.check_limits(limits)?;
-        let start = Instant::now();
-        if let Some(tt) = &mut self.tt {
-            tt.new_search();
-        }
+        let start = self.begin(limits)?;
         let config = self.config;
         let mut searcher =
             Searcher::new(eval, self.tt.as_ref(), &config, limits, start).with_tracer(tracer);
@@ -231,8 +223,9 @@ impl<G: Game> Engine<G> {
         ))
     }
 
-    /// Refuses limits a search cannot run with.
-    fn check_limits(&self, limits: &SearchLimits) -> Result<(), SearchError> {
+    /// Starts a search within `limits`: refuses limits it cannot run with, tells the table a
+    /// new search begins, and returns the start time.
+    fn begin(&mut self, limits: &SearchLimits) -> Result<Instant, SearchError> {
         if limits.depth.is_none() && !self.config.iterative_deepening {
             return Err(SearchError::Limits(
                 "a fixed-depth search needs a depth; use iterative deepening with a node or \
@@ -243,7 +236,10 @@ impl<G: Game> Engine<G> {
         if limits.depth == Some(0) {
             return Err(SearchError::Limits("the depth must be at least 1".into()));
         }
-        Ok(())
+        if let Some(tt) = &mut self.tt {
+            tt.new_search();
+        }
+        Ok(Instant::now())
     }
 
     /// Searches `game` within `limits`.

@@ -62,14 +62,16 @@ pub struct TracedNode<M> {
     pub entered: Entered<M>,
     /// Its parent's index (`None` for the root of a pass).
     pub parent: Option<usize>,
-    /// The value it returned (its side to move's view).
+    /// The value it returned (its side to move's view). A leaf's is its evaluation or final
+    /// score as found: fail-hard alpha-beta then clamps it into the window for its parent.
     pub value: Score,
     /// How it got that value.
     pub end: NodeEnd,
     /// The nodes searched below it, in search order, the roots of shallow searches that
     /// ordered its moves included (see [`SearchTree::is_searched_child`]).
     pub children: Vec<usize>,
-    /// Its legal moves that were never searched (after a cutoff), in generation order.
+    /// Its legal moves that were never searched, in generation order: those a cutoff left (or,
+    /// in a search stopped by a limit, those it never reached).
     pub pruned: Vec<M>,
     /// How many times the same move from the same parent was searched before this one in the
     /// search proper: 0 for a first search, 1 for a re-search (NegaScout's after a null window
@@ -103,7 +105,8 @@ impl<M> TracedNode<M> {
     }
 
     /// Whether its search stopped early because a child's value reached beta (its side to
-    /// move's view), leaving moves unsearched.
+    /// move's view), leaving moves unsearched. A node whose last move reaches beta fails high
+    /// too (its value is a lower bound) but prunes nothing, and this says no.
     pub fn cut_off(&self) -> bool {
         !self.pruned.is_empty() && self.value >= self.entered.beta
     }
@@ -152,7 +155,7 @@ impl<M: Copy + PartialEq> SearchTree<M> {
             .count()
     }
 
-    /// How many moves were cut off unsearched, over the whole tree.
+    /// How many moves were never searched, over the whole tree (see [`TracedNode::pruned`]).
     pub fn pruned(&self) -> usize {
         self.nodes.iter().map(|n| n.pruned.len()).sum()
     }

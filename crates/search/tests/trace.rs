@@ -99,9 +99,12 @@ fn check_tree<G: Game>(
                 // Fail-soft value: the best child value, with moves left only after a cutoff.
                 if matches!(
                     config.algorithm,
-                    Algorithm::Minimax | Algorithm::Negamax | Algorithm::NegaScout
-                ) || config.algorithm == Algorithm::AlphaBeta(FailMode::Soft)
-                {
+                    Algorithm::Minimax
+                        | Algorithm::Negamax
+                        | Algorithm::NegaScout
+                        | Algorithm::MtdF
+                        | Algorithm::AlphaBeta(FailMode::Soft)
+                ) {
                     let best = searched.iter().map(|c| -c.value).max().unwrap();
                     assert_eq!(node.value, best, "{what}: value of a searched node");
                 }
@@ -126,7 +129,7 @@ fn traced_trees_match_the_statistics_on_random_trees() {
             tree.states = Some(3 + seed % 5);
         }
         let root = tree.root();
-        for config in all_configs(seed).iter().step_by(7) {
+        for config in &all_configs(seed) {
             let (result, traced) = traced(&root, &RandomEval, config, tree.max_depth);
             check_tree(
                 &root,

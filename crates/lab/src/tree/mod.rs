@@ -108,7 +108,7 @@ pub struct Visited {
     pub ordering: bool,
     /// Plies left below it.
     pub depth: u32,
-    /// If its search stopped at a cutoff: how, e.g. `β cutoff: +5 ≥ β = +3`.
+    /// If a cutoff left some of its moves unsearched: how, e.g. `β cutoff: +5 ≥ β = +3`.
     pub cutoff: Option<String>,
 }
 
@@ -193,12 +193,20 @@ impl Picture {
             .map(|pass| {
                 let root = &tree.nodes[tree.roots[pass]];
                 let (alpha, beta) = root.max_window();
-                let title = format!(
+                let mut title = format!(
                     "pass {} of {}: depth {}, window ({alpha}, {beta})",
                     pass + 1,
                     tree.roots.len(),
                     root.entered.depth
                 );
+                // A pass to the same depth as the one before searches again with another
+                // window: an aspiration re-search or the next MTD(f) pass.
+                let again = pass
+                    .checked_sub(1)
+                    .is_some_and(|q| tree.nodes[tree.roots[q]].entered.depth == root.entered.depth);
+                if again {
+                    title.push_str(", a re-search");
+                }
                 let mut shapes = Vec::new();
                 let pv = if pass == last { &on_pv[..] } else { &[] };
                 add_node(tree, tree.roots[pass], pv, &mut shapes);

@@ -60,17 +60,32 @@ fn perfect_ordering_draws_the_minimal_tree_and_the_rest_pruned() {
         .count();
     assert_eq!(pruned, picture.pruned);
     assert!(pruned > 0);
-    // Every cut node has exactly one child marked as the cause.
+    // Every cut node has one child marked as the cause, whose value crossed the window: at
+    // least beta under a MAX node, at most alpha under a MIN node (MAX's view).
     let shapes = &picture.passes[0].shapes;
+    let mut cuts = 0;
     for s in shapes {
-        let cut = s.visited().is_some_and(|v| v.cutoff.is_some());
-        let causes = s
+        let Some(v) = s.visited().filter(|v| v.cutoff.is_some()) else {
+            assert!(!s.children.iter().any(|&c| shapes[c].caused_cutoff));
+            continue;
+        };
+        cuts += 1;
+        let (alpha, beta) = v.window.unwrap_or((-Score::INFINITY, Score::INFINITY));
+        let causes: Vec<&Shape> = s
             .children
             .iter()
-            .filter(|&&c| shapes[c].caused_cutoff)
-            .count();
-        assert_eq!(causes, usize::from(cut));
+            .map(|&c| &shapes[c])
+            .filter(|c| c.caused_cutoff)
+            .collect();
+        assert_eq!(causes.len(), 1);
+        let value = causes[0].visited().unwrap().value.score;
+        if s.max {
+            assert!(value >= beta, "{value} against beta {beta}");
+        } else {
+            assert!(value <= alpha, "{value} against alpha {alpha}");
+        }
     }
+    assert!(cuts > 0);
     // The principal variation is marked from the root to a leaf.
     assert_eq!(shapes.iter().filter(|s| s.pv).count(), 4);
 }
