@@ -9,6 +9,7 @@ use prune_othello::perft::START_PERFT;
 use prune_othello::{perft, Position};
 use serde_json::json;
 
+use crate::positions::parse_position;
 use crate::CliError;
 
 /// The deepest perft allowed: the counts stay far below `u64::MAX` (and depth 20 would
@@ -59,12 +60,7 @@ pub fn run(args: &PerftArgs) -> Result<(), CliError> {
             args.depth
         )));
     }
-    let position = match &args.position {
-        Some(text) => text
-            .parse::<Position>()
-            .map_err(|e| CliError::Usage(format!("--position: {e}")))?,
-        None => Position::START,
-    };
+    let position = parse_position(args.position.as_deref(), Position::START)?;
     let from_start = position == Position::START;
     let counts: Vec<Count> = (1..=args.depth)
         .map(|depth| {

@@ -13,6 +13,7 @@ use prune_search::{Algorithm, Game, Parallel};
 
 use crate::config_args::ParallelArgs;
 use crate::eval_arg::parse_eval;
+use crate::positions::parse_position;
 use crate::CliError;
 
 /// Options of `prune play`.
@@ -100,12 +101,7 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
         .map_err(|e| CliError::Usage(format!("--algorithm: {e}")))?;
     let parallel = args.parallel_args.build()?;
     let eval = parse_eval("--eval", &args.eval)?;
-    let start = match &args.position {
-        Some(text) => text
-            .parse::<Position>()
-            .map_err(|e| CliError::Usage(format!("--position: {e}")))?,
-        None => Position::START,
-    };
+    let start = parse_position(args.position.as_deref(), Position::START)?;
     let sides = [
         side(&args.black, algorithm, parallel, &eval)?,
         side(&args.white, algorithm, parallel, &eval)?,

@@ -1,7 +1,24 @@
-//! Position selections on the command line: `40-44`, `40,42,50-52`.
+//! Positions on the command line: selections such as `40-44` or `40,42,50-52`, and the
+//! `--position` option.
 
 use std::fmt;
 use std::ops::RangeInclusive;
+use std::str::FromStr;
+
+use crate::CliError;
+
+/// The game position of a `--position` option: `text` parsed if given, else `default`.
+pub fn parse_position<T: FromStr>(text: Option<&str>, default: T) -> Result<T, CliError>
+where
+    T::Err: fmt::Display,
+{
+    match text {
+        Some(text) => text
+            .parse()
+            .map_err(|e| CliError::Usage(format!("--position: {e}"))),
+        None => Ok(default),
+    }
+}
 
 /// The most numbers a selection may name (a guard against `1-999999999999`).
 const MAX_SELECTED: usize = 1_000_000;

@@ -11,6 +11,7 @@ use prune_search::{
 
 use crate::config_args::{ConfigArgs, ParallelArgs};
 use crate::eval_arg::parse_eval;
+use crate::positions::parse_position;
 use crate::report::{print_result, result_json};
 use crate::CliError;
 
@@ -100,12 +101,7 @@ impl SearchArgs {
 pub fn run(args: &SearchArgs) -> Result<(), CliError> {
     if args.game.trim().eq_ignore_ascii_case("othello") {
         let config = args.config()?;
-        let position = match &args.position {
-            Some(text) => text
-                .parse::<Position>()
-                .map_err(|e| CliError::Usage(format!("--position: {e}")))?,
-            None => Position::START,
-        };
+        let position = parse_position(args.position.as_deref(), Position::START)?;
         let ordering: StaticOrdering = args
             .othello_ordering
             .parse()
@@ -130,12 +126,7 @@ pub fn run(args: &SearchArgs) -> Result<(), CliError> {
     };
     match spec {
         GameSpec::TicTacToe => {
-            let game = match &args.position {
-                Some(p) => p
-                    .parse::<TicTacToe>()
-                    .map_err(|e| CliError::Usage(format!("--position: {e}")))?,
-                None => TicTacToe::new(),
-            };
+            let game = parse_position(args.position.as_deref(), TicTacToe::new())?;
             let empties = game.legal_moves().len() as u32;
             run_game(args, &game, &LineEval, config, empties.max(1))
         }

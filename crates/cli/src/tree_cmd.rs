@@ -12,6 +12,7 @@ use prune_search::{Algorithm, Engine, Evaluator, FailMode, Game, SearchConfig, S
 
 use crate::config_args::ConfigArgs;
 use crate::eval_arg::parse_eval;
+use crate::positions::parse_position;
 use crate::CliError;
 
 /// The depth of an Othello tree when none is given.
@@ -143,12 +144,7 @@ pub fn run(args: &TreeArgs) -> Result<(), CliError> {
         return Err(CliError::Usage("--depth must be at least 1".into()));
     }
     if args.game.trim().eq_ignore_ascii_case("othello") {
-        let position = match &args.position {
-            Some(text) => text
-                .parse::<Position>()
-                .map_err(|e| CliError::Usage(format!("--position: {e}")))?,
-            None => Position::START,
-        };
+        let position = parse_position(args.position.as_deref(), Position::START)?;
         let eval = Ordered {
             eval: parse_eval("--eval", args.eval.as_deref().unwrap_or("pattern"))?,
             ordering: StaticOrdering::Mobility,
@@ -175,12 +171,7 @@ pub fn run(args: &TreeArgs) -> Result<(), CliError> {
     }
     match spec {
         GameSpec::TicTacToe => {
-            let game = match &args.position {
-                Some(p) => p
-                    .parse::<TicTacToe>()
-                    .map_err(|e| CliError::Usage(format!("--position: {e}")))?,
-                None => TicTacToe::new(),
-            };
+            let game = parse_position(args.position.as_deref(), TicTacToe::new())?;
             let empties = game.legal_moves().len() as u32;
             draw(args, &game, &LineEval, empties.max(1))
         }
