@@ -129,9 +129,6 @@ impl TreeArgs {
                     (CliError::Usage(msg), Some(n)) => CliError::Usage(format!("{n}: {msg}")),
                     (e, _) => e,
                 })?;
-            config
-                .validate()
-                .map_err(|e| CliError::Usage(format!("configuration: {e}")))?;
             configs.push((config.algorithm.to_string(), config));
         }
         Ok(configs)

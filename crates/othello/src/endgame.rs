@@ -884,8 +884,8 @@ fn stability_cutoff(c: &mut Counters, p: u64, o: u64, alpha: i32) -> Option<i32>
 #[inline]
 fn last_one(p: u64, o: u64, empty: u64) -> i32 {
     // After a move on the last square the board is full: the score is twice the mover's
-    // discs less 64, and the mover's discs are its own, the new one and the flipped ones.
-    // The board is full but for `empty`, so the flips are counted from one side's discs.
+    // discs less 64, and the mover's discs are its own, the new one and the flipped ones
+    // (counted from the mover's discs alone, as every other square is taken).
     let sq = empty.trailing_zeros();
     let flips = count_last_flip(sq, p) as i32;
     let mine = p.count_ones() as i32;
