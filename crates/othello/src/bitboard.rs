@@ -52,6 +52,12 @@ const fn run(from: u64, through: u64, d: i32) -> u64 {
 /// the far end of a run of opponent discs that starts next to one of the player's discs.
 #[inline]
 pub const fn legal_moves(player: u64, opponent: u64) -> u64 {
+    legal_moves_inlined(player, opponent)
+}
+
+/// [`legal_moves`], always inlined (see [`flips_at_inlined`]).
+#[inline(always)]
+pub(crate) const fn legal_moves_inlined(player: u64, opponent: u64) -> u64 {
     let inner = opponent & INNER_FILES;
     let mut m = shift(run(player, inner, 1), 1) | shift(run(player, inner, -1), -1);
     m |= shift(run(player, opponent, 8), 8) | shift(run(player, opponent, -8), -8);
@@ -120,6 +126,13 @@ const fn flips_down(ray: u64, player: u64, opponent: u64) -> u64 {
 /// opponent's (the lowest or the highest set bit), and the run before it if the player owns it.
 #[inline]
 pub const fn flips_at(sq: u32, player: u64, opponent: u64) -> u64 {
+    flips_at_inlined(sq, player, opponent)
+}
+
+/// [`flips_at`], always inlined: in a function compiled with more target features (the
+/// endgame solver's kernels) it then uses them.
+#[inline(always)]
+pub(crate) const fn flips_at_inlined(sq: u32, player: u64, opponent: u64) -> u64 {
     let rays = &RAYS[sq as usize];
     flips_up(rays[0], player, opponent)
         | flips_up(rays[1], player, opponent)
@@ -201,7 +214,7 @@ const DIAGONALS: [(u64, u64); 64] = {
 /// player's discs are: each line's discs are gathered into a byte (the rank directly, the file
 /// and the diagonals by a multiplication that lands one bit per square in the top byte, indexed
 /// by rank for the file and by file for the diagonals) and [`LINE_FLIPS`] counts its flips.
-#[inline]
+#[inline(always)]
 pub const fn count_last_flip(sq: u32, player: u64) -> u32 {
     let (f, r) = ((sq % 8) as usize, (sq / 8) as usize);
     let rank = (player >> (8 * r)) as u8 as usize;
@@ -225,7 +238,7 @@ pub const QUADRANTS: [u64; 4] = [
 
 /// The union of the quadrants holding an odd number of the squares of `empties` (parity
 /// ordering: the side to move there can hope to have the last move in such a region).
-#[inline]
+#[inline(always)]
 pub const fn odd_regions(empties: u64) -> u64 {
     let mut odd = 0;
     let mut i = 0;
@@ -239,7 +252,7 @@ pub const fn odd_regions(empties: u64) -> u64 {
 }
 
 /// The squares adjacent (in any of the eight directions) to a bit of `x`.
-#[inline]
+#[inline(always)]
 pub const fn neighbours(x: u64) -> u64 {
     let sideways = ((x << 1) & !FILE_A) | ((x >> 1) & !FILE_H);
     let row = x | sideways;

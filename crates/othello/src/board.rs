@@ -43,7 +43,7 @@ impl Board {
     }
 
     /// A board from masks the caller knows to be disjoint (for the crate's own readers).
-    #[inline]
+    #[inline(always)]
     pub(crate) const fn from_disjoint_bits(player: u64, opponent: u64) -> Board {
         debug_assert!(player & opponent == 0);
         Board { player, opponent }
@@ -161,7 +161,7 @@ impl Board {
     /// The final score for the side to move if the game ended now: the disc difference with
     /// the empty squares given to the winner (the FFO and Edax rule). With `p` and `o` discs,
     /// that is `64 - 2o` if `p > o`, `2p - 64` if `p < o`, and 0 for a draw.
-    #[inline]
+    #[inline(always)]
     pub const fn final_score(&self) -> i32 {
         let p = self.player_count() as i32;
         let o = self.opponent_count() as i32;

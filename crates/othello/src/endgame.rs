@@ -29,9 +29,16 @@ use std::sync::atomic::{AtomicBool, AtomicI32, Ordering::Relaxed};
 use prune_search::{Counters, Parallel, ParallelKind};
 use rayon::prelude::*;
 
+mod isa;
+
+use isa::{with_kernel, Kernel};
+pub use isa::Isa;
+
 use crate::bitboard::{
-    count_last_flip, flipped, flips_at, legal_moves, neighbours, odd_regions, CORNERS, QUADRANTS,
+    count_last_flip, legal_moves_inlined as legal_moves, neighbours, odd_regions, CORNERS,
+    QUADRANTS,
 };
+use crate::stability::stable_discs_inlined as stable_discs;
 use crate::table::EndgameTable;
 use crate::{Board, Move, OthelloEval, Square};
 
@@ -78,7 +85,7 @@ const C_PENALTY: i32 = 8;
 const X_SQUARES: u64 = 0x0042_0000_0000_4200;
 
 /// The X- and C-squares of the corners that are empty in `empty`.
-#[inline]
+#[inline(always)]
 fn squares_beside_empty_corners(empty: u64) -> u64 {
     let corners = empty & CORNERS;
     // A corner's neighbours are exactly its X-square and its two C-squares.
@@ -113,6 +120,8 @@ pub struct EndgameSolver {
     pass_empties: u32,
     /// The evaluation at the ordering pass's horizon.
     eval: OthelloEval,
+    /// The instruction set of the node functions.
+    isa: Isa,
     parallel: Parallel,
     threads: Threads,
 }
@@ -131,7 +140,7 @@ enum Threads {
 /// below it a subtree is too small to be worth handing out.
 pub const SPLIT_EMPTIES: u32 = 12;
 
-#[inline]
+#[inline(always)]
 fn final_score(p: u64, o: u64) -> i32 {
     Board::from_disjoint_bits(p, o).final_score()
 }
@@ -181,6 +190,7 @@ impl EndgameSolver {
             tt: EndgameTable::new(tt_mib.max(1)),
             pass_empties: ORDERING_PASS_EMPTIES,
             eval: OthelloEval::default(),
+            isa: Isa::best(),
             parallel: Parallel::SEQUENTIAL,
             threads: Threads::Sequential,
         }
@@ -210,6 +220,7 @@ impl EndgameSolver {
             tt: EndgameTable::new(tt_mib.max(1)),
             pass_empties: ORDERING_PASS_EMPTIES,
             eval: OthelloEval::default(),
+            isa: Isa::best(),
             parallel,
             threads,
         })
@@ -231,6 +242,22 @@ impl EndgameSolver {
     /// patterns). The scores do not depend on it, only the work.
     pub fn set_eval(&mut self, eval: OthelloEval) {
         self.eval = eval;
+    }
+
+    /// Compiles the node functions for `isa` from now on (by default [`Isa::best`]); fails,
+    /// changing nothing, if this CPU lacks it. The scores and node counts do not depend on it,
+    /// only the speed.
+    pub fn set_isa(&mut self, isa: Isa) -> Result<(), String> {
+        if !isa.is_available() {
+            return Err(format!("this CPU cannot run the {isa} instruction set"));
+        }
+        self.isa = isa;
+        Ok(())
+    }
+
+    /// The instruction set the node functions run with.
+    pub fn isa(&self) -> Isa {
+        self.isa
     }
 
     /// Forgets what earlier solves stored.
@@ -255,6 +282,18 @@ impl EndgameSolver {
     /// finished searches stored.
     pub fn solve_until(
         &mut self,
+        board: &Board,
+        alpha: i32,
+        beta: i32,
+        stop: &AtomicBool,
+    ) -> Option<EndgameResult> {
+        with_kernel!(self.isa, k => self.solve_with(k, board, alpha, beta, stop))
+    }
+
+    /// [`EndgameSolver::solve_until`] with the kernel `k`.
+    fn solve_with<K: Kernel>(
+        &mut self,
+        k: K,
         board: &Board,
         alpha: i32,
         beta: i32,
@@ -292,7 +331,8 @@ impl EndgameSolver {
                 (-64, 64)
             };
             let mut root = |c: &mut Counters| {
-                shared.pvs(
+                k.pvs(
+                    &shared,
                     c,
                     Some(outside),
                     p,
@@ -307,7 +347,7 @@ impl EndgameSolver {
                 Threads::Sequential => root(&mut counters),
                 Threads::Split(pool, _) => pool.install(|| root(&mut counters)),
                 Threads::LazySmp(n) => {
-                    shared.lazy_smp(&mut counters, *n, (p, o), (alpha, beta), outside, root)
+                    shared.lazy_smp(k, &mut counters, *n, (p, o), (alpha, beta), outside, root)
                 }
             };
             if horizon == 0 {
@@ -345,8 +385,10 @@ impl Root<'_> {
 impl Shared<'_> {
     /// Lazy SMP: `threads - 1` helpers search the root with their root moves rotated, sharing
     /// the table with the main search (`main`), and stop when it is done.
-    fn lazy_smp(
+    #[allow(clippy::too_many_arguments)]
+    fn lazy_smp<K: Kernel>(
         &self,
+        k: K,
         counters: &mut Counters,
         threads: usize,
         (p, o): (u64, u64),
@@ -361,11 +403,11 @@ impl Shared<'_> {
         };
         std::thread::scope(|scope| {
             let helpers: Vec<_> = (1..threads)
-                .map(|k| {
+                .map(|i| {
                     let stop = &stop;
                     scope.spawn(move || {
                         let mut c = Counters::default();
-                        self.pvs(&mut c, Some(stop), p, o, alpha, beta, true, Root::Helper(k));
+                        k.pvs(self, &mut c, Some(stop), p, o, alpha, beta, true, Root::Helper(i));
                         c
                     })
                 })
@@ -383,9 +425,13 @@ impl Shared<'_> {
     /// window everywhere off the principal variation. At the root the table cannot end the
     /// search and the best move is written back. Under a set stop flag the value is meaningless
     /// and nothing is stored.
+    ///
+    /// Reached through [`Kernel::pvs`], which compiles it for the kernel `k`.
     #[allow(clippy::too_many_arguments)]
-    fn pvs(
+    #[inline(always)]
+    fn node<K: Kernel>(
         &self,
+        k: K,
         c: &mut Counters,
         abort: Option<&Abort<'_>>,
         p: u64,
@@ -404,7 +450,7 @@ impl Shared<'_> {
             return (e / 100).clamp(-64, 64);
         }
         if empties < ORDERED_EMPTIES && !root.is_root() {
-            return shallow(c, p, o, alpha, beta, empties, parity(!(p | o)));
+            return k.shallow(c, p, o, alpha, beta, empties, parity(!(p | o)));
         }
         if stopped(abort) {
             return 0;
@@ -429,7 +475,7 @@ impl Shared<'_> {
                 }
                 _ => Root::No,
             };
-            return -self.pvs(c, abort, o, p, -beta, -alpha, pv_node, root);
+            return -k.pvs(self, c, abort, o, p, -beta, -alpha, pv_node, root);
         }
         c.nodes += 1;
         c.interior += 1;
@@ -447,7 +493,7 @@ impl Shared<'_> {
             }
             tt_move = e.best;
         }
-        let mut list = MoveList::new(p, o, moves, tt_move);
+        let mut list = MoveList::new(k, p, o, moves, tt_move);
         if !root.is_root() && empties >= ETC_EMPTIES {
             if let Some(v) = self.etc(c, p, o, &list, beta) {
                 return v;
@@ -466,7 +512,7 @@ impl Shared<'_> {
         } && empties >= SPLIT_EMPTIES;
         while let Some((sq, flips)) = list.next_best() {
             if i >= ELDERS && may_split && list.len > 0 {
-                let found = self.split(c, abort, (p, o), (sq, flips), &mut list, a, beta, pv_node);
+                let found = self.split(k, c, abort, (p, o), (sq, flips), &mut list, a, beta, pv_node);
                 if stopped(abort) {
                     return 0;
                 }
@@ -481,7 +527,7 @@ impl Shared<'_> {
                 }
                 break;
             }
-            let v = self.child(c, abort, p, o, sq, flips, i == 0, a, beta, pv_node);
+            let v = self.child(k, c, abort, p, o, sq, flips, i == 0, a, beta, pv_node);
             if stopped(abort) {
                 return 0;
             }
@@ -516,6 +562,7 @@ impl Shared<'_> {
 
     /// Enhanced transposition cutoff: a child whose stored upper bound (its own view) proves
     /// this node reaches `beta` ends the search of this node before any child is searched.
+    #[inline(always)]
     fn etc(&self, c: &mut Counters, p: u64, o: u64, list: &MoveList, beta: i32) -> Option<i32> {
         for &(sq, flips, _) in &list.moves[..list.len] {
             let (np, no) = (o & !flips, p | flips | (1u64 << sq));
@@ -535,8 +582,10 @@ impl Shared<'_> {
     /// node with the whole window, the others with a null window at `a` (re-searched at a PV
     /// node when they land inside the window).
     #[allow(clippy::too_many_arguments)]
-    fn child(
+    #[inline(always)]
+    fn child<K: Kernel>(
         &self,
+        k: K,
         c: &mut Counters,
         abort: Option<&Abort<'_>>,
         p: u64,
@@ -550,12 +599,12 @@ impl Shared<'_> {
     ) -> i32 {
         let (np, no) = (o & !flips, p | flips | (1u64 << sq));
         if first || !pv_node {
-            return -self.pvs(c, abort, np, no, -beta, -a, pv_node, Root::No);
+            return -k.pvs(self, c, abort, np, no, -beta, -a, pv_node, Root::No);
         }
-        let v = -self.pvs(c, abort, np, no, -a - 1, -a, false, Root::No);
+        let v = -k.pvs(self, c, abort, np, no, -a - 1, -a, false, Root::No);
         if v > a && v < beta && !stopped(abort) {
             c.re_searches += 1;
-            return -self.pvs(c, abort, np, no, -beta, -v, true, Root::No);
+            return -k.pvs(self, c, abort, np, no, -beta, -v, true, Root::No);
         }
         v
     }
@@ -565,8 +614,9 @@ impl Shared<'_> {
     /// a cutoff stops the others. Returns the best value found with its move and its index
     /// among the brothers (`None` if every brother was stopped).
     #[allow(clippy::too_many_arguments)]
-    fn split(
+    fn split<K: Kernel>(
         &self,
+        k: K,
         c: &mut Counters,
         abort: Option<&Abort<'_>>,
         (p, o): (u64, u64),
@@ -600,6 +650,7 @@ impl Shared<'_> {
                     return (None, mine);
                 }
                 let v = self.child(
+                    k,
                     &mut mine,
                     Some(&here),
                     p,
@@ -657,15 +708,8 @@ type Brother = (i32, u32, usize);
 pub fn solve_small(board: &Board, alpha: i32, beta: i32) -> (i32, u64) {
     let mut c = Counters::default();
     let (p, o) = (board.player(), board.opponent());
-    let v = shallow(
-        &mut c,
-        p,
-        o,
-        alpha,
-        beta,
-        board.empty_count(),
-        parity(!(p | o)),
-    );
+    let empties = board.empty_count();
+    let v = with_kernel!(Isa::best(), k => k.shallow(&mut c, p, o, alpha, beta, empties, parity(!(p | o))));
     (v, c.nodes)
 }
 
@@ -700,6 +744,7 @@ const ODD_REGIONS: [u64; 16] = {
 
 /// The parity of `empty` as 4 bits: bit `q` set when quadrant `q` holds an odd number of
 /// empty squares.
+#[inline(always)]
 fn parity(empty: u64) -> u32 {
     (0..4).fold(0, |acc, q| {
         acc | ((empty & QUADRANTS[q]).count_ones() & 1) << q
@@ -720,8 +765,12 @@ const NEIGHBOURS: [u64; 64] = {
 /// Alpha-beta without table or sorting, for the last few empties (fail-soft). No move list:
 /// the empty squares are tried in parity order (odd regions first, corners first within a
 /// region), each checked for flips directly.
+///
+/// Reached through [`Kernel::shallow`], which compiles it for the kernel `k`.
 #[allow(clippy::too_many_arguments)]
-fn shallow(
+#[inline(always)]
+fn shallow_node<K: Kernel>(
+    k: K,
     c: &mut Counters,
     p: u64,
     o: u64,
@@ -742,7 +791,7 @@ fn shallow(
             c.leaves += 1;
             return last_one(p, o, empty);
         }
-        2 => return last_two(c, p, o, alpha, beta, empty),
+        2 => return last_two(k, c, p, o, alpha, beta, empty),
         _ => {}
     }
     if empties >= STABILITY_EMPTIES {
@@ -763,7 +812,7 @@ fn shallow(
                     continue;
                 }
                 let bit = 1u64 << sq;
-                let flips = flipped(bit, p, o);
+                let flips = k.flips(sq, p, o);
                 if flips == 0 {
                     continue;
                 }
@@ -772,7 +821,7 @@ fn shallow(
                     c.interior += 1;
                 }
                 let (np, no) = (o & !flips, p | flips | bit);
-                let v = -shallow(
+                let v = -k.shallow(
                     c,
                     np,
                     no,
@@ -802,29 +851,32 @@ fn shallow(
             return final_score(p, o);
         }
         // A pass is not a node of its own: the opponent's position counts itself.
-        return -shallow(c, o, p, -beta, -alpha, empties, parity);
+        return -k.shallow(c, o, p, -beta, -alpha, empties, parity);
     }
     best
 }
 
 /// Two empty squares (`empty`): each tried directly, then the opponent's if the side to move
 /// has neither.
-fn last_two(c: &mut Counters, p: u64, o: u64, alpha: i32, beta: i32, empty: u64) -> i32 {
+#[inline(always)]
+fn last_two<K: Kernel>(k: K, c: &mut Counters, p: u64, o: u64, alpha: i32, beta: i32, empty: u64) -> i32 {
     let x = empty & empty.wrapping_neg();
     let y = empty ^ x;
-    let try_move = |c: &mut Counters, bit: u64, other: u64| -> Option<i32> {
+    /// The move on `bit` (then one empty left, `other`), if legal.
+    #[inline(always)]
+    fn try_move<K: Kernel>(k: K, c: &mut Counters, p: u64, o: u64, bit: u64, other: u64) -> Option<i32> {
         if NEIGHBOURS[bit.trailing_zeros() as usize] & o == 0 {
             return None;
         }
-        let flips = flipped(bit, p, o);
+        let flips = k.flips(bit.trailing_zeros(), p, o);
         if flips == 0 {
             return None;
         }
         c.nodes += 1;
         c.leaves += 1;
         Some(-last_one(o & !flips, p | flips | bit, other))
-    };
-    let first = try_move(c, x, y);
+    }
+    let first = try_move(k, c, p, o, x, y);
     if let Some(v) = first {
         c.nodes += 1;
         c.interior += 1;
@@ -833,7 +885,7 @@ fn last_two(c: &mut Counters, p: u64, o: u64, alpha: i32, beta: i32, empty: u64)
             return v;
         }
     }
-    let second = try_move(c, y, x);
+    let second = try_move(k, c, p, o, y, x);
     match (first, second) {
         (Some(a), Some(b)) => {
             if b >= beta {
@@ -851,13 +903,13 @@ fn last_two(c: &mut Counters, p: u64, o: u64, alpha: i32, beta: i32, empty: u64)
             b
         }
         (None, None) => {
-            if flipped(x, o, p) == 0 && flipped(y, o, p) == 0 {
+            if k.flips(x.trailing_zeros(), o, p) == 0 && k.flips(y.trailing_zeros(), o, p) == 0 {
                 c.nodes += 1;
                 c.leaves += 1;
                 return final_score(p, o);
             }
             // A pass is not a node of its own: the opponent's position counts itself.
-            -last_two(c, o, p, -beta, -alpha, empty)
+            -k.shallow(c, o, p, -beta, -alpha, 2, 0)
         }
     }
 }
@@ -865,13 +917,13 @@ fn last_two(c: &mut Counters, p: u64, o: u64, alpha: i32, beta: i32, empty: u64)
 /// The stability cutoff: the opponent's stable discs are lost for good, so the score is at
 /// most 64 less twice their number; when that is no better than `alpha` the node fails low
 /// with that bound, unsearched.
-#[inline]
+#[inline(always)]
 fn stability_cutoff(c: &mut Counters, p: u64, o: u64, alpha: i32) -> Option<i32> {
     // Even if every opponent disc were stable the bound would be above alpha: skip the work.
     if alpha < 64 - 2 * o.count_ones() as i32 {
         return None;
     }
-    let bound = 64 - 2 * crate::stability::stable_discs(o, p).count_ones() as i32;
+    let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
     if bound <= alpha {
         c.nodes += 1;
         c.leaves += 1;
@@ -881,7 +933,7 @@ fn stability_cutoff(c: &mut Counters, p: u64, o: u64, alpha: i32) -> Option<i32>
 }
 
 /// The exact score with one empty square `empty` (a single bit) left.
-#[inline]
+#[inline(always)]
 fn last_one(p: u64, o: u64, empty: u64) -> i32 {
     // After a move on the last square the board is full: the score is twice the mover's
     // discs less 64, and the mover's discs are its own, the new one and the flipped ones
@@ -912,7 +964,8 @@ impl MoveList {
     /// the mover's discs); less a bonus for taking a corner and, below [`PARITY_EMPTIES`],
     /// for playing in a region with an odd number of empties. A move that wipes out the
     /// opponent comes first, and before it the table's move.
-    fn new(p: u64, o: u64, mut moves: u64, tt_move: Option<u32>) -> Self {
+    #[inline(always)]
+    fn new<K: Kernel>(k: K, p: u64, o: u64, mut moves: u64, tt_move: Option<u32>) -> Self {
         let mut list = MoveList {
             moves: [(0, 0, 0); 32],
             len: 0,
@@ -928,7 +981,7 @@ impl MoveList {
             let sq = moves.trailing_zeros();
             moves &= moves - 1;
             let bit = 1u64 << sq;
-            let flips = flips_at(sq, p, o);
+            let flips = k.flips(sq, p, o);
             let key = if Some(sq) == tt_move {
                 i32::MIN
             } else {

@@ -37,7 +37,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bitboard::{odd_regions, CORNERS};
 use crate::board::Board;
-use crate::endgame::EndgameSolver;
+use crate::endgame::{EndgameSolver, Isa};
 use crate::position::Position;
 use crate::square::{Move, Square};
 use crate::OthelloEval;
@@ -347,6 +347,23 @@ impl Solver {
     pub fn set_eval(&mut self, eval: OthelloEval) {
         if let SolveEngine::Fast(solver) = &mut self.engine {
             solver.set_eval(eval);
+        }
+    }
+
+    /// The instruction set of the fast solver's node functions (see
+    /// [`EndgameSolver::set_isa`]); fails if this CPU lacks it. The generic solver ignores it.
+    pub fn set_isa(&mut self, isa: Isa) -> Result<(), String> {
+        match &mut self.engine {
+            SolveEngine::Fast(solver) => solver.set_isa(isa),
+            _ => Ok(()),
+        }
+    }
+
+    /// The instruction set the fast solver runs with (`None` for the generic solver).
+    pub fn isa(&self) -> Option<Isa> {
+        match &self.engine {
+            SolveEngine::Fast(solver) => Some(solver.isa()),
+            _ => None,
         }
     }
 

@@ -97,7 +97,15 @@ fn full_axes(filled: u64) -> [u64; 4] {
 
 /// The discs of `player` that can never be flipped (a safe subset of them), with `opponent`
 /// owning the other discs.
+#[inline]
 pub fn stable_discs(player: u64, opponent: u64) -> u64 {
+    stable_discs_inlined(player, opponent)
+}
+
+/// [`stable_discs`], always inlined: the endgame solver's kernels compile it with their target
+/// features.
+#[inline(always)]
+pub(crate) fn stable_discs_inlined(player: u64, opponent: u64) -> u64 {
     let [h, v, d9, d7] = full_axes(player | opponent);
     // Per axis, the discs whose line is full or that sit against the board's edge across it.
     let base_h = h | FILE_A | FILE_H;

@@ -1,0 +1,268 @@
+//! The solver's node functions compiled once per instruction set, the best one the CPU has
+//! picked at run time.
+//!
+//! The node functions ([`Shared::node`], [`shallow_node`]) are written once, generic over a
+//! [`Kernel`], and marked `#[inline(always)]`: each kernel's recursion entry points inline
+//! them, so the whole node, with the bit operations it calls, is compiled with that kernel's
+//! target features. Recursion goes back through the kernel, which keeps it in the same
+//! instruction set.
+//!
+//! * [`Portable`]: whatever the build targets (plain x86-64 by default: no `popcnt`, no
+//!   `lzcnt`, no BMI2).
+//! * `X86V3` (x86-64 only): AVX2, BMI1, BMI2, LZCNT and POPCNT, as the x86-64-v3 level names
+//!   them (Intel Haswell, AMD Zen and later). Only built by [`Isa::X86_64V3`]'s check of the
+//!   CPU, so its unsafe calls of the target-feature functions are sound.
+
+use prune_search::Counters;
+
+use super::{shallow_node, Abort, Root, Shared};
+use crate::bitboard;
+
+/// The instruction sets the endgame solver is compiled for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Isa {
+    /// The build's own target: runs on every CPU the binary runs on.
+    Portable,
+    /// x86-64 with AVX2, BMI1, BMI2, LZCNT and POPCNT (the x86-64-v3 level).
+    X86_64V3,
+}
+
+impl Isa {
+    /// Every instruction set, the most portable first.
+    pub const ALL: [Isa; 2] = [Isa::Portable, Isa::X86_64V3];
+
+    /// The fastest instruction set this CPU runs.
+    pub fn best() -> Isa {
+        if Isa::X86_64V3.is_available() {
+            Isa::X86_64V3
+        } else {
+            Isa::Portable
+        }
+    }
+
+    /// Whether this CPU runs the instruction set.
+    pub fn is_available(self) -> bool {
+        match self {
+            Isa::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Isa::X86_64V3 => X86V3::detect().is_some(),
+            #[cfg(not(target_arch = "x86_64"))]
+            Isa::X86_64V3 => false,
+        }
+    }
+
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Isa::Portable => "portable",
+            Isa::X86_64V3 => "x86-64-v3",
+        }
+    }
+
+    /// The instruction set named `name` (as [`Isa::name`] writes it).
+    pub fn from_name(name: &str) -> Option<Isa> {
+        Isa::ALL.into_iter().find(|isa| isa.name() == name)
+    }
+}
+
+impl std::fmt::Display for Isa {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One compilation of the node functions: the recursion entry points and the bit operations
+/// whose best form depends on the instruction set.
+pub(super) trait Kernel: Copy + Send + Sync {
+    /// [`Shared::node`] compiled for this kernel.
+    #[allow(clippy::too_many_arguments)]
+    fn pvs(
+        self,
+        shared: &Shared<'_>,
+        c: &mut Counters,
+        abort: Option<&Abort<'_>>,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        pv_node: bool,
+        root: Root<'_>,
+    ) -> i32;
+
+    /// [`shallow_node`] compiled for this kernel.
+    #[allow(clippy::too_many_arguments)]
+    fn shallow(
+        self,
+        c: &mut Counters,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        empties: u32,
+        parity: u32,
+    ) -> i32;
+
+    /// The discs a move on `sq` flips (see [`bitboard::flips_at`]).
+    fn flips(self, sq: u32, p: u64, o: u64) -> u64;
+}
+
+/// The build's own target.
+#[derive(Clone, Copy)]
+pub(crate) struct Portable;
+
+impl Kernel for Portable {
+    fn pvs(
+        self,
+        shared: &Shared<'_>,
+        c: &mut Counters,
+        abort: Option<&Abort<'_>>,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        pv_node: bool,
+        root: Root<'_>,
+    ) -> i32 {
+        shared.node(self, c, abort, p, o, alpha, beta, pv_node, root)
+    }
+
+    fn shallow(
+        self,
+        c: &mut Counters,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        empties: u32,
+        parity: u32,
+    ) -> i32 {
+        shallow_node(self, c, p, o, alpha, beta, empties, parity)
+    }
+
+    #[inline(always)]
+    fn flips(self, sq: u32, p: u64, o: u64) -> u64 {
+        bitboard::flips_at(sq, p, o)
+    }
+}
+
+/// Evaluates `$body` with `$k` bound to the kernel of the instruction set `$isa` (the
+/// portable one if the CPU lacks it). The body is compiled once per kernel.
+macro_rules! with_kernel {
+    ($isa:expr, $k:ident => $body:expr) => {{
+        #[cfg(target_arch = "x86_64")]
+        let v3 = if $isa == $crate::endgame::Isa::X86_64V3 {
+            $crate::endgame::isa::X86V3::detect()
+        } else {
+            None
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let v3: Option<$crate::endgame::isa::Portable> = None;
+        match v3 {
+            Some($k) => $body,
+            None => {
+                let $k = $crate::endgame::isa::Portable;
+                $body
+            }
+        }
+    }};
+}
+pub(super) use with_kernel;
+
+#[cfg(target_arch = "x86_64")]
+pub(super) use x86::X86V3;
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    #![allow(unsafe_code)]
+
+    use super::*;
+
+    /// The x86-64-v3 kernel. Its only constructor checks the CPU: a value of this type proves
+    /// that the target features of the functions below are present.
+    #[derive(Clone, Copy)]
+    pub(crate) struct X86V3(());
+
+    impl X86V3 {
+        /// The kernel, if this CPU has every feature it is compiled with.
+        pub(crate) fn detect() -> Option<X86V3> {
+            let ok = std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("bmi1")
+                && std::arch::is_x86_feature_detected!("bmi2")
+                && std::arch::is_x86_feature_detected!("lzcnt")
+                && std::arch::is_x86_feature_detected!("popcnt");
+            ok.then_some(X86V3(()))
+        }
+    }
+
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn pvs(
+        k: X86V3,
+        shared: &Shared<'_>,
+        c: &mut Counters,
+        abort: Option<&Abort<'_>>,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        pv_node: bool,
+        root: Root<'_>,
+    ) -> i32 {
+        shared.node(k, c, abort, p, o, alpha, beta, pv_node, root)
+    }
+
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn shallow(
+        k: X86V3,
+        c: &mut Counters,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        empties: u32,
+        parity: u32,
+    ) -> i32 {
+        shallow_node(k, c, p, o, alpha, beta, empties, parity)
+    }
+
+    impl Kernel for X86V3 {
+        #[inline(always)]
+        fn pvs(
+            self,
+            shared: &Shared<'_>,
+            c: &mut Counters,
+            abort: Option<&Abort<'_>>,
+            p: u64,
+            o: u64,
+            alpha: i32,
+            beta: i32,
+            pv_node: bool,
+            root: Root<'_>,
+        ) -> i32 {
+            // SAFETY: `self` exists, so `detect` found every feature `pvs` is compiled with.
+            unsafe { pvs(self, shared, c, abort, p, o, alpha, beta, pv_node, root) }
+        }
+
+        #[inline(always)]
+        fn shallow(
+            self,
+            c: &mut Counters,
+            p: u64,
+            o: u64,
+            alpha: i32,
+            beta: i32,
+            empties: u32,
+            parity: u32,
+        ) -> i32 {
+            // SAFETY: as for `pvs`.
+            unsafe { shallow(self, c, p, o, alpha, beta, empties, parity) }
+        }
+
+        #[inline(always)]
+        fn flips(self, sq: u32, p: u64, o: u64) -> u64 {
+            bitboard::flips_at_inlined(sq, p, o)
+        }
+    }
+}
+
