@@ -6,8 +6,8 @@ use std::time::Duration;
 use clap::Args;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Color, Table};
 use indicatif::{ProgressBar, ProgressStyle};
-use prune_othello::{builtin_suite, parse_obf_numbered, ObfEntry, BUILTIN_SUITES};
 use prune_othello::endgame::Isa;
+use prune_othello::{builtin_suite, parse_obf_numbered, ObfEntry, BUILTIN_SUITES};
 use prune_othello::{Move, SolveOptions, SolveResult, SolveWindow, Solver, SolverKind};
 use prune_search::{Algorithm, Counters};
 use serde_json::{json, Value};
@@ -78,7 +78,10 @@ fn parse_isa(text: &str) -> Result<IsaChoice, String> {
         )
     })?;
     if !isa.is_available() {
-        return Err(format!("this CPU cannot run {isa} (it can: {})", available()));
+        return Err(format!(
+            "this CPU cannot run {isa} (it can: {})",
+            available()
+        ));
     }
     Ok(IsaChoice(Some(isa)))
 }

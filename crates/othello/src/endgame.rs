@@ -31,13 +31,10 @@ use rayon::prelude::*;
 
 mod isa;
 
-use isa::{with_kernel, Kernel};
 pub use isa::Isa;
+use isa::{with_kernel, Kernel};
 
-use crate::bitboard::{
-    count_last_flip, legal_moves_inlined as legal_moves, neighbours, odd_regions, CORNERS,
-    QUADRANTS,
-};
+use crate::bitboard::{count_last_flip, neighbours, odd_regions, CORNERS, QUADRANTS};
 use crate::stability::stable_discs_inlined as stable_discs;
 use crate::table::EndgameTable;
 use crate::{Board, Move, OthelloEval, Square};
@@ -407,7 +404,17 @@ impl Shared<'_> {
                     let stop = &stop;
                     scope.spawn(move || {
                         let mut c = Counters::default();
-                        k.pvs(self, &mut c, Some(stop), p, o, alpha, beta, true, Root::Helper(i));
+                        k.pvs(
+                            self,
+                            &mut c,
+                            Some(stop),
+                            p,
+                            o,
+                            alpha,
+                            beta,
+                            true,
+                            Root::Helper(i),
+                        );
                         c
                     })
                 })
@@ -460,9 +467,9 @@ impl Shared<'_> {
                 return v;
             }
         }
-        let moves = legal_moves(p, o);
+        let moves = k.moves(p, o);
         if moves == 0 {
-            if legal_moves(o, p) == 0 {
+            if k.moves(o, p) == 0 {
                 c.nodes += 1;
                 c.leaves += 1;
                 return final_score(p, o);
@@ -512,7 +519,17 @@ impl Shared<'_> {
         } && empties >= SPLIT_EMPTIES;
         while let Some((sq, flips)) = list.next_best() {
             if i >= ELDERS && may_split && list.len > 0 {
-                let found = self.split(k, c, abort, (p, o), (sq, flips), &mut list, a, beta, pv_node);
+                let found = self.split(
+                    k,
+                    c,
+                    abort,
+                    (p, o),
+                    (sq, flips),
+                    &mut list,
+                    a,
+                    beta,
+                    pv_node,
+                );
                 if stopped(abort) {
                     return 0;
                 }
@@ -845,7 +862,7 @@ fn shallow_node<K: Kernel>(
         }
     }
     if i == 0 {
-        if legal_moves(o, p) == 0 {
+        if k.moves(o, p) == 0 {
             c.nodes += 1;
             c.leaves += 1;
             return final_score(p, o);
@@ -859,12 +876,27 @@ fn shallow_node<K: Kernel>(
 /// Two empty squares (`empty`): each tried directly, then the opponent's if the side to move
 /// has neither.
 #[inline(always)]
-fn last_two<K: Kernel>(k: K, c: &mut Counters, p: u64, o: u64, alpha: i32, beta: i32, empty: u64) -> i32 {
+fn last_two<K: Kernel>(
+    k: K,
+    c: &mut Counters,
+    p: u64,
+    o: u64,
+    alpha: i32,
+    beta: i32,
+    empty: u64,
+) -> i32 {
     let x = empty & empty.wrapping_neg();
     let y = empty ^ x;
     /// The move on `bit` (then one empty left, `other`), if legal.
     #[inline(always)]
-    fn try_move<K: Kernel>(k: K, c: &mut Counters, p: u64, o: u64, bit: u64, other: u64) -> Option<i32> {
+    fn try_move<K: Kernel>(
+        k: K,
+        c: &mut Counters,
+        p: u64,
+        o: u64,
+        bit: u64,
+        other: u64,
+    ) -> Option<i32> {
         if NEIGHBOURS[bit.trailing_zeros() as usize] & o == 0 {
             return None;
         }
@@ -989,7 +1021,7 @@ impl MoveList {
                 if np == 0 {
                     i32::MIN + 1
                 } else {
-                    let replies = legal_moves(np, no);
+                    let replies = k.moves(np, no);
                     let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
                     let potential = (neighbours(no) & empty & !bit).count_ones() as i32;
                     let corner = if bit & CORNERS != 0 { CORNER_BONUS } else { 0 };
