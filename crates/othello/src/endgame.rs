@@ -502,7 +502,7 @@ impl Shared<'_> {
         }
         let mut list = MoveList::new(k, p, o, moves, tt_move);
         if !root.is_root() && empties >= ETC_EMPTIES {
-            if let Some(v) = self.etc(c, p, o, &list, beta) {
+            if let Some(v) = self.etc(k, c, p, o, &list, beta) {
                 return v;
             }
         }
@@ -580,7 +580,19 @@ impl Shared<'_> {
     /// Enhanced transposition cutoff: a child whose stored upper bound (its own view) proves
     /// this node reaches `beta` ends the search of this node before any child is searched.
     #[inline(always)]
-    fn etc(&self, c: &mut Counters, p: u64, o: u64, list: &MoveList, beta: i32) -> Option<i32> {
+    fn etc<K: Kernel>(
+        &self,
+        k: K,
+        c: &mut Counters,
+        p: u64,
+        o: u64,
+        list: &MoveList,
+        beta: i32,
+    ) -> Option<i32> {
+        // Every child's entry is loaded at once, not one miss after another.
+        for &(sq, flips, _) in &list.moves[..list.len] {
+            k.prefetch(self.tt.address(o & !flips, p | flips | (1u64 << sq)));
+        }
         for &(sq, flips, _) in &list.moves[..list.len] {
             let (np, no) = (o & !flips, p | flips | (1u64 << sq));
             c.tt_probes += 1;

@@ -146,6 +146,12 @@ impl EndgameTable {
         &self.buckets[index]
     }
 
+    /// Where the position's entry would be, to prefetch it.
+    #[inline]
+    pub fn address(&self, player: u64, opponent: u64) -> *const u8 {
+        std::ptr::from_ref(self.bucket(player, opponent)).cast()
+    }
+
     /// The position's entry, if the table holds it.
     #[inline]
     pub fn probe(&self, player: u64, opponent: u64) -> Option<Entry> {

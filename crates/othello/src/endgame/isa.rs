@@ -107,6 +107,10 @@ pub(super) trait Kernel: Copy + Send + Sync {
 
     /// The legal moves of the side owning `p` (see [`bitboard::legal_moves`]).
     fn moves(self, p: u64, o: u64) -> u64;
+
+    /// Starts loading the cache line at `address` (a hint: nothing happens where the
+    /// instruction set has no prefetch).
+    fn prefetch(self, address: *const u8);
 }
 
 /// The build's own target.
@@ -151,6 +155,9 @@ impl Kernel for Portable {
     fn moves(self, p: u64, o: u64) -> u64 {
         bitboard::legal_moves_inlined(p, o)
     }
+
+    #[inline(always)]
+    fn prefetch(self, _: *const u8) {}
 }
 
 /// Evaluates `$body` with `$k` bound to the kernel of the instruction set `$isa` (the
@@ -277,6 +284,13 @@ mod x86 {
         fn moves(self, p: u64, o: u64) -> u64 {
             // SAFETY: as for `pvs`.
             unsafe { moves_avx2(p, o) }
+        }
+
+        #[inline(always)]
+        fn prefetch(self, address: *const u8) {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            // SAFETY: a prefetch never faults, whatever the address; SSE is part of x86-64.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(address.cast()) }
         }
     }
 
