@@ -1,13 +1,14 @@
-//! Criterion benchmarks of the endgame solver: its leaf search ([`solve_small`]) on positions
-//! with 4 and 6 empty squares, and full exact solves ([`EndgameSolver::solve`]) with 14
-//! empties, each set derived from FFO #40 to #59.
+//! Criterion benchmarks of the endgame solver: its leaf search ([`solve_small_with`]) on
+//! positions with 4 and 6 empty squares, and full exact solves ([`EndgameSolver::solve`]) with
+//! 14 empties, each set derived from FFO #40 to #59; each once per instruction set this CPU
+//! has (`portable`, `x86-64-v3`).
 //!
 //! `cargo bench -p prune-othello --bench endgame` (add `-- --quick` for a short run).
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use prune_othello::endgame::{solve_small, EndgameSolver};
+use prune_othello::endgame::{solve_small_with, EndgameSolver, Isa};
 use prune_othello::{builtin_suite, squares, Move, Position};
 
 /// The endgame solver's table for the full solves, in MiB: small, so that clearing it before
@@ -37,42 +38,56 @@ fn positions_with(empties: u32) -> Vec<Position> {
         .collect()
 }
 
+/// The instruction sets this CPU runs.
+fn isas() -> Vec<Isa> {
+    Isa::ALL
+        .into_iter()
+        .filter(|isa| isa.is_available())
+        .collect()
+}
+
 fn bench_leaf_search(c: &mut Criterion) {
     let mut group = c.benchmark_group("solve_small");
     for empties in [4, 6] {
         let positions = positions_with(empties);
         assert!(positions.len() >= 10, "{} positions", positions.len());
         group.throughput(Throughput::Elements(positions.len() as u64));
-        group.bench_function(format!("{empties}_empties"), |b| {
-            b.iter(|| {
-                let mut acc = 0i32;
-                for p in &positions {
-                    acc += solve_small(black_box(p.board()), -64, 64).0;
-                }
-                acc
-            })
-        });
+        for isa in isas() {
+            group.bench_function(format!("{empties}_empties/{isa}"), |b| {
+                b.iter(|| {
+                    let mut acc = 0i32;
+                    for p in &positions {
+                        acc += solve_small_with(isa, black_box(p.board()), -64, 64).0;
+                    }
+                    acc
+                })
+            });
+        }
     }
     group.finish();
 }
 
 fn bench_full_solve(c: &mut Criterion) {
     let positions = positions_with(14);
-    let mut solver = EndgameSolver::new(TT_MIB);
     let mut group = c.benchmark_group("endgame_solver");
     group.sample_size(20);
     group.throughput(Throughput::Elements(positions.len() as u64));
-    group.bench_function("14_empties", |b| {
-        b.iter(|| {
-            let mut acc = 0i32;
-            for p in &positions {
-                // Each solve starts from an empty table, as the first solve of a position does.
-                solver.clear();
-                acc += solver.solve(black_box(p.board()), -64, 64).score;
-            }
-            acc
-        })
-    });
+    for isa in isas() {
+        let mut solver = EndgameSolver::new(TT_MIB);
+        solver.set_isa(isa).expect("an available instruction set");
+        group.bench_function(format!("14_empties/{isa}"), |b| {
+            b.iter(|| {
+                let mut acc = 0i32;
+                for p in &positions {
+                    // Each solve starts from an empty table, as the first solve of a position
+                    // does.
+                    solver.clear();
+                    acc += solver.solve(black_box(p.board()), -64, 64).score;
+                }
+                acc
+            })
+        });
+    }
     group.finish();
 }
 

@@ -733,12 +733,19 @@ type Brother = (i32, u32, usize);
 /// The exact score of a position with few empty squares (at most [`ORDERED_EMPTIES`] - 1 is
 /// what the solver uses it for; any count works) by the solver's leaf search, without table or
 /// threads: clamped to `(alpha, beta)` as a fail-soft bound outside it. Returns the score and
-/// the number of nodes searched. Exposed for benchmarks and tests of the leaf search.
+/// the number of nodes searched. Exposed for benchmarks and tests of the leaf search; it runs
+/// with [`Isa::best`].
 pub fn solve_small(board: &Board, alpha: i32, beta: i32) -> (i32, u64) {
+    solve_small_with(Isa::best(), board, alpha, beta)
+}
+
+/// [`solve_small`] with the instruction set `isa` (the portable one if this CPU lacks it).
+pub fn solve_small_with(isa: Isa, board: &Board, alpha: i32, beta: i32) -> (i32, u64) {
     let mut c = Counters::default();
     let (p, o) = (board.player(), board.opponent());
     let empties = board.empty_count();
-    let v = with_kernel!(Isa::best(), k => k.shallow(&mut c, p, o, alpha, beta, empties, parity(!(p | o))));
+    let parity = parity(!(p | o));
+    let v = with_kernel!(isa, k => k.shallow(&mut c, p, o, alpha, beta, empties, parity));
     (v, c.nodes)
 }
 

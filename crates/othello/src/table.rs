@@ -118,7 +118,10 @@ impl EndgameTable {
         let len = (mib.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
         let mut buckets = Vec::with_capacity(len);
         // Before the first write, while no page is mapped yet.
-        advise_huge_pages(buckets.as_ptr() as usize, len * std::mem::size_of::<Bucket>());
+        advise_huge_pages(
+            buckets.as_ptr() as usize,
+            len * std::mem::size_of::<Bucket>(),
+        );
         buckets.extend((0..len).map(|_| Bucket::default()));
         EndgameTable {
             buckets: buckets.into_boxed_slice(),
