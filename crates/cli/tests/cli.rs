@@ -193,6 +193,75 @@ fn solve_ffo_40_is_correct_in_json() {
 }
 
 #[test]
+fn solve_runs_each_instruction_set_with_the_same_work() {
+    // One thread: the node counts of parallel solves vary from run to run.
+    let auto = json(&[
+        "solve",
+        "ffo-40-59",
+        "--only",
+        "40",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    let portable = json(&[
+        "solve",
+        "ffo-40-59",
+        "--only",
+        "40",
+        "--threads",
+        "1",
+        "--isa",
+        "portable",
+        "--json",
+    ]);
+    assert_eq!(portable["isa"], "portable");
+    assert!(
+        ["portable", "x86-64-v3"].contains(&auto["isa"].as_str().unwrap()),
+        "{}",
+        auto["isa"]
+    );
+    let (a, b) = (&auto["positions"][0], &portable["positions"][0]);
+    assert_eq!(
+        (&a["score"], &a["best_move"]),
+        (&b["score"], &b["best_move"])
+    );
+    assert_eq!(a["nodes"], b["nodes"]);
+    // The generic engine has no instruction sets of its own.
+    assert_eq!(
+        json(&[
+            "solve",
+            "ffo-40-59",
+            "--only",
+            "40",
+            "--engine",
+            "generic",
+            "--tt",
+            "8",
+            "--json"
+        ])["isa"],
+        Value::Null
+    );
+    assert_usage_errors(&[
+        (
+            &["solve", "ffo-40-59", "--isa", "sse9"],
+            "'sse9' is not an instruction set",
+        ),
+        (
+            &[
+                "solve",
+                "ffo-40-59",
+                "--isa",
+                "portable",
+                "--engine",
+                "generic",
+            ],
+            "--isa",
+        ),
+    ]);
+}
+
+#[test]
 fn solve_flags_a_wrong_expected_score_and_fails() {
     // FFO #40 with its best score altered from +38 to +30: the solver must say WRONG.
     let dir = std::env::temp_dir().join(format!("prune-cli-{}", std::process::id()));
