@@ -45,7 +45,7 @@ pub struct SolveArgs {
     #[arg(long, value_name = "EVAL", default_value = "pattern")]
     pub eval: String,
     /// The instruction set of the fast solver: auto (the best this CPU has), portable, or
-    /// x86-64-v3 (AVX2, BMI2, LZCNT, POPCNT). Scores and node counts do not depend on it.
+    /// x86-64-v3 (AVX2, BMI1, BMI2, LZCNT, POPCNT). Scores and node counts do not depend on it.
     #[arg(long, value_name = "ISA", default_value = "auto", value_parser = parse_isa)]
     pub isa: IsaChoice,
     /// Print one JSON object instead of a table.
@@ -548,9 +548,9 @@ fn print_table(source: &Source, options: &SolveOptions, isa: Option<Isa>, rows: 
     };
     let engine = match options.kind {
         SolverKind::Fast => format!(
-            "fast endgame solver (PVS, fastest-first, parity), TT {} MiB, {}",
+            "fast endgame solver (PVS, fastest-first, parity), TT {} MiB, ISA {}",
             options.tt_mib,
-            isa.map_or("", Isa::name)
+            isa.map_or("-", Isa::name)
         ),
         SolverKind::Generic => format!("generic {}", describe(&Solver::config(options))),
     };

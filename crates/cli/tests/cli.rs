@@ -227,6 +227,20 @@ fn solve_runs_each_instruction_set_with_the_same_work() {
         (&b["score"], &b["best_move"])
     );
     assert_eq!(a["nodes"], b["nodes"]);
+    if auto["isa"] == "x86-64-v3" {
+        let v3 = json(&[
+            "solve",
+            "ffo-40-59",
+            "--only",
+            "40",
+            "--threads",
+            "1",
+            "--isa",
+            "x86-64-v3",
+            "--json",
+        ]);
+        assert_eq!(v3["positions"][0]["nodes"], b["nodes"]);
+    }
     // The generic engine has no instruction sets of its own.
     assert_eq!(
         json(&[

@@ -52,12 +52,6 @@ const fn run(from: u64, through: u64, d: i32) -> u64 {
 /// the far end of a run of opponent discs that starts next to one of the player's discs.
 #[inline]
 pub const fn legal_moves(player: u64, opponent: u64) -> u64 {
-    legal_moves_inlined(player, opponent)
-}
-
-/// [`legal_moves`], always inlined (see [`flips_at_inlined`]).
-#[inline(always)]
-pub(crate) const fn legal_moves_inlined(player: u64, opponent: u64) -> u64 {
     let inner = opponent & INNER_FILES;
     let mut m = shift(run(player, inner, 1), 1) | shift(run(player, inner, -1), -1);
     m |= shift(run(player, opponent, 8), 8) | shift(run(player, opponent, -8), -8);
@@ -126,13 +120,6 @@ const fn flips_down(ray: u64, player: u64, opponent: u64) -> u64 {
 /// opponent's (the lowest or the highest set bit), and the run before it if the player owns it.
 #[inline]
 pub const fn flips_at(sq: u32, player: u64, opponent: u64) -> u64 {
-    flips_at_inlined(sq, player, opponent)
-}
-
-/// [`flips_at`], always inlined: in a function compiled with more target features (the
-/// endgame solver's kernels) it then uses them.
-#[inline(always)]
-pub(crate) const fn flips_at_inlined(sq: u32, player: u64, opponent: u64) -> u64 {
     let rays = &RAYS[sq as usize];
     flips_up(rays[0], player, opponent)
         | flips_up(rays[1], player, opponent)

@@ -21,6 +21,10 @@
 //! `ORDERING_PASS_DEPTH` plies down, where an evaluation (by default the trained patterns of
 //! [`crate::pattern`]) stands in for the exact score; it stores best moves (no bounds) that order the upper nodes of the exact search.
 //!
+//! The node functions are compiled once per instruction set, the best one the CPU has picked
+//! at run time (see [`Isa`] and the `isa` submodule: hardware bit counts and scans, AVX2 flips
+//! and moves, prefetched table entries).
+//!
 //! Each rule was kept because it paid on FFO #40-#44 (nodes and time, single thread; the
 //! measurements are in the project's notes).
 
@@ -229,7 +233,7 @@ impl EndgameSolver {
     }
 
     /// Solves of `empties` empties or more start with the move-ordering pass (by default
-    /// from 24 empties, where it pays); a larger number than 60 turns it off. The scores do not
+    /// from 20 empties, where it pays); a larger number than 60 turns it off. The scores do not
     /// depend on it, only the work.
     pub fn set_ordering_pass_empties(&mut self, empties: u32) {
         self.pass_empties = empties;
@@ -590,8 +594,10 @@ impl Shared<'_> {
         beta: i32,
     ) -> Option<i32> {
         // Every child's entry is loaded at once, not one miss after another.
-        for &(sq, flips, _) in &list.moves[..list.len] {
-            k.prefetch(self.tt.address(o & !flips, p | flips | (1u64 << sq)));
+        if K::PREFETCHES {
+            for &(sq, flips, _) in &list.moves[..list.len] {
+                k.prefetch(self.tt.address(o & !flips, p | flips | (1u64 << sq)));
+            }
         }
         for &(sq, flips, _) in &list.moves[..list.len] {
             let (np, no) = (o & !flips, p | flips | (1u64 << sq));

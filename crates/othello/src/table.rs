@@ -96,15 +96,21 @@ fn hash(player: u64, opponent: u64) -> u64 {
 fn advise_huge_pages(start: usize, len: usize) {
     #[cfg(target_os = "linux")]
     {
-        const PAGE: usize = 4096;
-        let first = start.next_multiple_of(PAGE);
-        let end = start + len;
-        if end > first {
+        // Only whole huge pages inside the allocation: aligned at both ends (which also
+        // aligns to any base page size).
+        const HUGE: usize = 2 << 20;
+        let first = start.next_multiple_of(HUGE);
+        let last = (start + len) & !(HUGE - 1);
+        if last > first {
             #[allow(unsafe_code)]
             // SAFETY: the range lies inside one allocation that nothing else uses yet; this
             // advice changes how the memory is backed, never its contents or validity.
             unsafe {
-                libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
+                libc::madvise(
+                    first as *mut libc::c_void,
+                    last - first,
+                    libc::MADV_HUGEPAGE,
+                );
             }
         }
     }

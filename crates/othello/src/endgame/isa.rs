@@ -9,8 +9,9 @@
 //!
 //! * [`Portable`]: whatever the build targets (plain x86-64 by default: no `popcnt`, no
 //!   `lzcnt`, no BMI2).
-//! * `X86V3` (x86-64 only): AVX2, BMI1, BMI2, LZCNT and POPCNT, as the x86-64-v3 level names
-//!   them (Intel Haswell, AMD Zen and later). Only built by [`Isa::X86_64V3`]'s check of the
+//! * `X86V3` (x86-64 only): AVX2, BMI1, BMI2, LZCNT and POPCNT, the part of the x86-64-v3 level
+//!   that the solver uses (Intel Haswell, AMD Zen and later; not the Atom-class Pentium and
+//!   Celeron chips). A value exists only after `X86V3::detect` found these features on the
 //!   CPU, so its unsafe calls of the target-feature functions are sound.
 
 use prune_search::Counters;
@@ -108,6 +109,10 @@ pub(super) trait Kernel: Copy + Send + Sync {
     /// The legal moves of the side owning `p` (see [`bitboard::legal_moves`]).
     fn moves(self, p: u64, o: u64) -> u64;
 
+    /// Whether [`Kernel::prefetch`] does anything (so that callers skip computing addresses
+    /// for nothing).
+    const PREFETCHES: bool;
+
     /// Starts loading the cache line at `address` (a hint: nothing happens where the
     /// instruction set has no prefetch).
     fn prefetch(self, address: *const u8);
@@ -153,8 +158,10 @@ impl Kernel for Portable {
 
     #[inline(always)]
     fn moves(self, p: u64, o: u64) -> u64 {
-        bitboard::legal_moves_inlined(p, o)
+        bitboard::legal_moves(p, o)
     }
+
+    const PREFETCHES: bool = false;
 
     #[inline(always)]
     fn prefetch(self, _: *const u8) {}
@@ -171,7 +178,10 @@ macro_rules! with_kernel {
             None
         };
         #[cfg(not(target_arch = "x86_64"))]
-        let v3: Option<$crate::endgame::isa::Portable> = None;
+        let v3: Option<$crate::endgame::isa::Portable> = {
+            let _ = $isa;
+            None
+        };
         match v3 {
             Some($k) => $body,
             None => {
@@ -285,6 +295,8 @@ mod x86 {
             // SAFETY: as for `pvs`.
             unsafe { moves_avx2(p, o) }
         }
+
+        const PREFETCHES: bool = true;
 
         #[inline(always)]
         fn prefetch(self, address: *const u8) {
@@ -450,6 +462,18 @@ mod x86 {
                 // SAFETY: as above.
                 let moves = unsafe { moves_avx2(p, o) };
                 assert_eq!(moves, bitboard::legal_moves(p, o), "{p:#x} {o:#x}");
+            }
+            // The longest runs, up to the edges and across them: one empty square, one player
+            // disc anywhere (or none), every other square the opponent's.
+            for sq in 0..64u32 {
+                for t in (0..64u32).filter(|&t| t != sq).map(Some).chain([None]) {
+                    let p = t.map_or(0, |t| 1u64 << t);
+                    let o = !(p | 1u64 << sq);
+                    // SAFETY: as above.
+                    let (fast, moves) = unsafe { (flips_avx2(sq, p, o), moves_avx2(p, o)) };
+                    assert_eq!(fast, bitboard::flips_at(sq, p, o), "{sq} {t:?}");
+                    assert_eq!(moves, bitboard::legal_moves(p, o), "{sq} {t:?}");
+                }
             }
         }
     }
