@@ -176,7 +176,7 @@ impl EndgameTable {
     /// Records what a search of the position found. The position's own entry is overwritten;
     /// otherwise the entry of an earlier solve, or else the one with fewer empties, makes
     /// room.
-    #[inline]
+    #[inline(always)]
     pub fn store(
         &self,
         player: u64,
