@@ -200,6 +200,8 @@ pub(super) use x86::X86V3;
 mod x86 {
     #![allow(unsafe_code)]
 
+    use std::arch::x86_64::*;
+
     use super::*;
 
     /// The x86-64-v3 kernel. Its only constructor checks the CPU: a value of this type proves
@@ -300,56 +302,9 @@ mod x86 {
 
         #[inline(always)]
         fn prefetch(self, address: *const u8) {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
             // SAFETY: a prefetch never faults, whatever the address; SSE is part of x86-64.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(address.cast()) }
         }
-    }
-
-    /// [`bitboard::legal_moves`] with AVX2: the same doubling fill from the player's discs
-    /// through the opponent's, the eight directions as two vectors of four lanes.
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    unsafe fn moves_avx2(p: u64, o: u64) -> u64 {
-        use std::arch::x86_64::*;
-        let step = _mm256_loadu_si256(STEP.as_ptr().cast());
-        let step2 = _mm256_add_epi64(step, step);
-        let player = _mm256_set1_epi64x(p as i64);
-        let through = _mm256_and_si256(
-            _mm256_set1_epi64x(o as i64),
-            _mm256_loadu_si256(THROUGH.as_ptr().cast()),
-        );
-
-        let mut up = _mm256_and_si256(_mm256_sllv_epi64(player, step), through);
-        up = _mm256_or_si256(up, _mm256_and_si256(_mm256_sllv_epi64(up, step), through));
-        let pairs = _mm256_and_si256(through, _mm256_sllv_epi64(through, step));
-        up = _mm256_or_si256(up, _mm256_and_si256(_mm256_sllv_epi64(up, step2), pairs));
-        up = _mm256_or_si256(up, _mm256_and_si256(_mm256_sllv_epi64(up, step2), pairs));
-        up = _mm256_sllv_epi64(up, step);
-
-        let mut down = _mm256_and_si256(_mm256_srlv_epi64(player, step), through);
-        down = _mm256_or_si256(
-            down,
-            _mm256_and_si256(_mm256_srlv_epi64(down, step), through),
-        );
-        let pairs = _mm256_and_si256(through, _mm256_srlv_epi64(through, step));
-        down = _mm256_or_si256(
-            down,
-            _mm256_and_si256(_mm256_srlv_epi64(down, step2), pairs),
-        );
-        down = _mm256_or_si256(
-            down,
-            _mm256_and_si256(_mm256_srlv_epi64(down, step2), pairs),
-        );
-        down = _mm256_srlv_epi64(down, step);
-
-        let both = _mm256_or_si256(up, down);
-        let half = _mm_or_si128(
-            _mm256_castsi256_si128(both),
-            _mm256_extracti128_si256::<1>(both),
-        );
-        let one = _mm_or_si128(half, _mm_unpackhi_epi64(half, half));
-        _mm_cvtsi128_si64(one) as u64 & !(p | o)
     }
 
     /// The steps of the four directions, one per 64-bit lane: east, north, north-east,
@@ -366,36 +321,21 @@ mod x86 {
         bitboard::INNER_FILES as i64,
     ];
 
-    /// [`bitboard::flips_at`] with AVX2: the eight directions as two vectors of four lanes
-    /// (the steps left and right), each run of opponent discs grown from the placed disc
-    /// with the same doubling fill as [`bitboard::legal_moves`]: one step, one more, then two
-    /// double steps through pairs of opponent discs (runs of up to six). A run flips when the
-    /// square one step past it is the player's.
+    /// The runs of `through` squares reached from the bits of `from`, per lane: towards
+    /// higher squares (steps shifted left) and towards lower ones (shifted right). The same
+    /// doubling fill as [`bitboard::legal_moves`]: one step, one more, then two double steps
+    /// through pairs of `through` squares (runs of up to six).
     #[target_feature(enable = "avx2")]
     #[inline]
-    unsafe fn flips_avx2(sq: u32, p: u64, o: u64) -> u64 {
-        use std::arch::x86_64::*;
+    unsafe fn runs(from: __m256i, through: __m256i) -> (__m256i, __m256i) {
         let step = _mm256_loadu_si256(STEP.as_ptr().cast());
         let step2 = _mm256_add_epi64(step, step);
-        let player = _mm256_set1_epi64x(p as i64);
-        let through = _mm256_and_si256(
-            _mm256_set1_epi64x(o as i64),
-            _mm256_loadu_si256(THROUGH.as_ptr().cast()),
-        );
-        let placed = _mm256_set1_epi64x((1u64 << sq) as i64);
-
-        let mut up = _mm256_and_si256(_mm256_sllv_epi64(placed, step), through);
+        let mut up = _mm256_and_si256(_mm256_sllv_epi64(from, step), through);
         up = _mm256_or_si256(up, _mm256_and_si256(_mm256_sllv_epi64(up, step), through));
         let pairs = _mm256_and_si256(through, _mm256_sllv_epi64(through, step));
         up = _mm256_or_si256(up, _mm256_and_si256(_mm256_sllv_epi64(up, step2), pairs));
         up = _mm256_or_si256(up, _mm256_and_si256(_mm256_sllv_epi64(up, step2), pairs));
-        let open = _mm256_cmpeq_epi64(
-            _mm256_and_si256(_mm256_sllv_epi64(up, step), player),
-            _mm256_setzero_si256(),
-        );
-        up = _mm256_andnot_si256(open, up);
-
-        let mut down = _mm256_and_si256(_mm256_srlv_epi64(placed, step), through);
+        let mut down = _mm256_and_si256(_mm256_srlv_epi64(from, step), through);
         down = _mm256_or_si256(
             down,
             _mm256_and_si256(_mm256_srlv_epi64(down, step), through),
@@ -409,19 +349,64 @@ mod x86 {
             down,
             _mm256_and_si256(_mm256_srlv_epi64(down, step2), pairs),
         );
-        let open = _mm256_cmpeq_epi64(
-            _mm256_and_si256(_mm256_srlv_epi64(down, step), player),
-            _mm256_setzero_si256(),
-        );
-        down = _mm256_andnot_si256(open, down);
+        (up, down)
+    }
 
+    /// The squares one step past each run (the next square of each lane's direction).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn beyond((up, down): (__m256i, __m256i)) -> (__m256i, __m256i) {
+        let step = _mm256_loadu_si256(STEP.as_ptr().cast());
+        (_mm256_sllv_epi64(up, step), _mm256_srlv_epi64(down, step))
+    }
+
+    /// The union of the four lanes of `up | down`.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn union((up, down): (__m256i, __m256i)) -> u64 {
         let both = _mm256_or_si256(up, down);
         let half = _mm_or_si128(
             _mm256_castsi256_si128(both),
             _mm256_extracti128_si256::<1>(both),
         );
-        let one = _mm_or_si128(half, _mm_unpackhi_epi64(half, half));
-        _mm_cvtsi128_si64(one) as u64
+        _mm_cvtsi128_si64(_mm_or_si128(half, _mm_unpackhi_epi64(half, half))) as u64
+    }
+
+    /// The opponent's discs a run may cross, per lane.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn crossable(o: u64) -> __m256i {
+        _mm256_and_si256(
+            _mm256_set1_epi64x(o as i64),
+            _mm256_loadu_si256(THROUGH.as_ptr().cast()),
+        )
+    }
+
+    /// [`bitboard::flips_at`] with AVX2: the runs of opponent discs from the placed disc in
+    /// the eight directions (see [`runs`]); a run flips when the square one step past it is
+    /// the player's.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn flips_avx2(sq: u32, p: u64, o: u64) -> u64 {
+        let player = _mm256_set1_epi64x(p as i64);
+        let (up, down) = runs(_mm256_set1_epi64x((1u64 << sq) as i64), crossable(o));
+        let (past_up, past_down) = beyond((up, down));
+        let zero = _mm256_setzero_si256();
+        let open_up = _mm256_cmpeq_epi64(_mm256_and_si256(past_up, player), zero);
+        let open_down = _mm256_cmpeq_epi64(_mm256_and_si256(past_down, player), zero);
+        union((
+            _mm256_andnot_si256(open_up, up),
+            _mm256_andnot_si256(open_down, down),
+        ))
+    }
+
+    /// [`bitboard::legal_moves`] with AVX2: the empty squares one step past the runs of
+    /// opponent discs from the player's discs (see [`runs`]).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn moves_avx2(p: u64, o: u64) -> u64 {
+        let player = _mm256_set1_epi64x(p as i64);
+        union(beyond(runs(player, crossable(o)))) & !(p | o)
     }
 
     #[cfg(test)]
