@@ -11,7 +11,8 @@
 //!   [`crate::stability`]); from `ETC_EMPTIES` up, the enhanced transposition cutoff (a child's
 //!   stored bound may already refute the node); moves ordered table move first, then
 //!   fastest-first (fewest opponent replies, corners counted twice), the opponent's potential
-//!   mobility, corners, X- and C-squares next to an empty corner, and parity;
+//!   mobility, corners, X- and C-squares next to an empty corner, parity and, from
+//!   `EVAL_ORDER_EMPTIES` up, the evaluation of the position after the move;
 //! * few empties: no table and no move list; the empty squares are tried in parity order (odd
 //!   regions first, corners first within a region), each checked for flips directly, with the
 //!   stability cutoff from `STABILITY_EMPTIES` up;
