@@ -195,26 +195,21 @@ fn solve_ffo_40_is_correct_in_json() {
 #[test]
 fn solve_runs_each_instruction_set_with_the_same_work() {
     // One thread: the node counts of parallel solves vary from run to run.
-    let auto = json(&[
-        "solve",
-        "ffo-40-59",
-        "--only",
-        "40",
-        "--threads",
-        "1",
-        "--json",
-    ]);
-    let portable = json(&[
-        "solve",
-        "ffo-40-59",
-        "--only",
-        "40",
-        "--threads",
-        "1",
-        "--isa",
-        "portable",
-        "--json",
-    ]);
+    let solve = |isa: &str| {
+        json(&[
+            "solve",
+            "ffo-40-59",
+            "--only",
+            "40",
+            "--threads",
+            "1",
+            "--isa",
+            isa,
+            "--json",
+        ])
+    };
+    let auto = solve("auto");
+    let portable = solve("portable");
     assert_eq!(portable["isa"], "portable");
     assert!(
         ["portable", "x86-64-v3"].contains(&auto["isa"].as_str().unwrap()),
@@ -228,17 +223,8 @@ fn solve_runs_each_instruction_set_with_the_same_work() {
     );
     assert_eq!(a["nodes"], b["nodes"]);
     if auto["isa"] == "x86-64-v3" {
-        let v3 = json(&[
-            "solve",
-            "ffo-40-59",
-            "--only",
-            "40",
-            "--threads",
-            "1",
-            "--isa",
-            "x86-64-v3",
-            "--json",
-        ]);
+        let v3 = solve("x86-64-v3");
+        assert_eq!(v3["isa"], "x86-64-v3");
         assert_eq!(v3["positions"][0]["nodes"], b["nodes"]);
     }
     // The generic engine has no instruction sets of its own.

@@ -619,16 +619,22 @@ impl Shared<'_> {
         list: &MoveList,
         beta: i32,
     ) -> Option<i32> {
-        // Every child's entry is loaded at once, not one miss after another.
-        if K::PREFETCHES {
-            for &(sq, flips, _) in &list.moves[..list.len] {
-                k.prefetch(self.tt.address(o & !flips, p | flips | (1u64 << sq)));
+        let moves = &list.moves[..list.len];
+        let child = |&(sq, flips, _): &(u32, u64, i32)| (o & !flips, p | flips | (1u64 << sq));
+        // Each child's bucket is found once; where the kernel prefetches, every child's entry
+        // is loaded at once, not one miss after another.
+        let mut buckets = [0usize; 32];
+        for (bucket, m) in buckets.iter_mut().zip(moves) {
+            let (np, no) = child(m);
+            *bucket = self.tt.bucket_index(np, no);
+            if K::PREFETCHES {
+                k.prefetch(self.tt.address(*bucket));
             }
         }
-        for &(sq, flips, _) in &list.moves[..list.len] {
-            let (np, no) = (o & !flips, p | flips | (1u64 << sq));
+        for (&bucket, m) in buckets.iter().zip(moves) {
+            let (np, no) = child(m);
             c.tt_probes += 1;
-            if let Some(e) = self.tt.probe(np, no) {
+            if let Some(e) = self.tt.probe_at(bucket, np, no) {
                 if -e.upper >= beta {
                     c.tt_hits += 1;
                     c.tt_cutoffs += 1;

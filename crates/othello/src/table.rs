@@ -91,8 +91,9 @@ fn hash(player: u64, opponent: u64) -> u64 {
 }
 
 /// Asks the kernel to back the `len` bytes at `start` with huge pages (2 MiB on x86-64) where
-/// it can: a probe is a random access, and with 4 KiB pages nearly every probe of a large
-/// table also misses the TLB. Linux only; elsewhere, and if the kernel says no, nothing changes.
+/// it can: a probe is a random access, which with 4 KiB pages likely misses the TLB too (huge
+/// pages made FFO #40-#44 8-10% faster, see README). Linux only; elsewhere, and if the kernel
+/// says no, nothing changes.
 fn advise_huge_pages(start: usize, len: usize) {
     #[cfg(target_os = "linux")]
     {
@@ -150,21 +151,33 @@ impl EndgameTable {
     /// The bucket of a position.
     #[inline]
     fn bucket(&self, player: u64, opponent: u64) -> &Bucket {
-        let h = hash(player, opponent);
-        let index = ((u128::from(h) * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[index]
+        &self.buckets[self.bucket_index(player, opponent)]
     }
 
-    /// Where the position's entry would be, to prefetch it.
+    /// The index of the position's bucket: what [`EndgameTable::address`] and
+    /// [`EndgameTable::probe_at`] take, for a caller that prefetches before it probes.
     #[inline]
-    pub fn address(&self, player: u64, opponent: u64) -> *const u8 {
-        std::ptr::from_ref(self.bucket(player, opponent)).cast()
+    pub fn bucket_index(&self, player: u64, opponent: u64) -> usize {
+        let h = hash(player, opponent);
+        ((u128::from(h) * self.buckets.len() as u128) >> 64) as usize
+    }
+
+    /// Where the bucket `index` is, to prefetch it.
+    #[inline]
+    pub fn address(&self, index: usize) -> *const u8 {
+        std::ptr::from_ref(&self.buckets[index]).cast()
     }
 
     /// The position's entry, if the table holds it.
     #[inline]
     pub fn probe(&self, player: u64, opponent: u64) -> Option<Entry> {
-        self.bucket(player, opponent).0.iter().find_map(|slot| {
+        self.probe_at(self.bucket_index(player, opponent), player, opponent)
+    }
+
+    /// [`EndgameTable::probe`] with the position's bucket index already known.
+    #[inline]
+    pub fn probe_at(&self, index: usize, player: u64, opponent: u64) -> Option<Entry> {
+        self.buckets[index].0.iter().find_map(|slot| {
             let data = slot.data.load(Relaxed);
             let found = data & VALID != 0
                 && slot.player.load(Relaxed) ^ data == player
