@@ -200,7 +200,7 @@ const DIAGONALS: [(u64, u64); 64] = {
 /// With the board full, the flips along each line through `sq` depend only on where the
 /// player's discs are: each line's discs are gathered into a byte (the rank directly, the file
 /// and the diagonals by a multiplication that lands one bit per square in the top byte, indexed
-/// by rank for the file and by file for the diagonals) and [`LINE_FLIPS`] counts its flips.
+/// by rank for the file and by file for the diagonals) and a table of flips per line counts its flips.
 #[inline(always)]
 pub const fn count_last_flip(sq: u32, player: u64) -> u32 {
     let (f, r) = ((sq % 8) as usize, (sq / 8) as usize);
