@@ -108,12 +108,15 @@ pub struct Visit<M> {
     pub window: Option<(Score, Score)>,
 }
 
+/// A function told of each node a search enters.
+pub type Visitor<'a, M> = dyn FnMut(&Visit<M>) + 'a;
+
 /// What a search carries from node to node: the evaluator, the node count, and an optional
 /// visitor told of every node entered.
 pub struct Walk<'a, G: Game, E> {
     eval: &'a E,
     nodes: u64,
-    visitor: Option<&'a mut dyn FnMut(&Visit<G::Move>)>,
+    visitor: Option<&'a mut Visitor<'a, G::Move>>,
     /// The move [`Walk::play`] made last, not yet reported by [`Walk::enter`].
     edge: Option<G::Move>,
     /// The depth of the root of the current search (each [`Walk::enter`] without an edge is
@@ -134,7 +137,7 @@ impl<'a, G: Game, E: Evaluator<G>> Walk<'a, G, E> {
     }
 
     /// The same walk, telling `visitor` of every node entered, in order.
-    pub fn with_visitor(mut self, visitor: &'a mut dyn FnMut(&Visit<G::Move>)) -> Self {
+    pub fn with_visitor(mut self, visitor: &'a mut Visitor<'a, G::Move>) -> Self {
         self.visitor = Some(visitor);
         self
     }

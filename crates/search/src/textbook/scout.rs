@@ -5,7 +5,7 @@
 use super::{Found, Walk};
 use crate::{Evaluator, Game, Score};
 
-/// The question [`test`] answers about a value `v`.
+/// The question [`test()`] answers about a value `v`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Inequality {
     /// Is the value `> v`?
