@@ -246,10 +246,9 @@ fn every_textbook_form_walks_the_engines_uniform_trees_node_for_node() {
     }
 }
 
-/// MTD(f) stores about two thousand positions of tic-tac-toe: in the engine's default table
-/// (16 MiB, one entry per slot) three of them lose their slot to another position, and the
-/// engine searches again three nodes the textbook's memory (which forgets nothing) settles.
-/// In a table of 64 MiB none does, and the walks are the same.
+/// Full tic-tac-toe, every algorithm. MTD(f)'s engine gets a table of 64 MiB rather than its
+/// default 16 MiB: in the default table a few of the positions MTD(f) stores share a slot, so
+/// the engine forgets bounds the textbook's memory keeps (see the next test).
 #[test]
 fn every_textbook_form_walks_the_engines_tic_tac_toe_to_the_end_of_the_game() {
     for algorithm in Algorithm::ALL {
@@ -258,6 +257,24 @@ fn every_textbook_form_walks_the_engines_tic_tac_toe_to_the_end_of_the_game() {
             tt.size_mib = 64;
         }
         compare(&config, &TicTacToe::new(), &LineEval, 9, "tic-tac-toe");
+    }
+}
+
+/// With its default table of 16 MiB (one entry per slot), the engine's MTD(f) on full
+/// tic-tac-toe forgets some bounds: 3 of the 1,964 positions stored lose their slot to another
+/// position, and the engine's walk parts from the textbook's (4,372 nodes against 4,369). The
+/// value and best move are the same, and a walk that parts is explained by such lost slots.
+#[test]
+fn mtdf_with_the_default_table_parts_from_the_textbook_only_where_positions_lose_their_slot() {
+    let config = plain(Algorithm::MtdF);
+    let size = config.transposition_table.unwrap().size_mib;
+    let game = TicTacToe::new();
+    let engine = engine_run(&config, &game, &LineEval, 9);
+    let (book, stored) = textbook_run(Algorithm::MtdF, &game, &LineEval, 9);
+    assert_eq!(engine.value, book.value);
+    assert_eq!(engine.best_move, book.best_move);
+    if first_difference(&engine.steps, &book.steps).is_some() {
+        assert!(lost_in_table(&stored, size) > 0);
     }
 }
 

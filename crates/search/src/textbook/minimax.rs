@@ -7,9 +7,10 @@ use crate::{Evaluator, Game, Score};
 /// The minimax value of `game` searched `depth` plies deep, from the point of view of its side
 /// to move (the root player), and the first move that reaches it.
 ///
-/// Von Neumann's rule, as Knuth and Moore (1975) set it out before improving on it: the root
-/// player takes the child of largest value, the opponent the child of smallest, and the
-/// positions at the horizon are scored by the evaluator. Every node of the tree is visited.
+/// The minimax rule: the root player takes the child of largest value, the opponent the child
+/// of smallest, and the positions at the horizon are scored by the evaluator. Knuth and Moore
+/// (1975) start from it, in negamax form ([`negamax()`](super::negamax())), to derive
+/// alpha-beta. Every node of the tree is visited.
 pub fn minimax<G: Game, E: Evaluator<G>>(
     game: &G,
     depth: u32,

@@ -230,3 +230,59 @@ fn alpha_beta_with_memory<G: Game, E: Evaluator<G>>(
     memory.store(game.hash(), depth, (alpha, beta), best, mark);
     best
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: i32) -> Score {
+        Score::heuristic(v)
+    }
+
+    fn found(value: Score, mv: u8) -> Found<u8> {
+        Found {
+            value,
+            best_move: Some(mv),
+        }
+    }
+
+    #[test]
+    fn two_null_window_results_of_one_depth_add_up_to_both_bounds() {
+        let mut memory = Memory::new();
+        memory.met_horizon();
+        memory.store(7, 3, (s(4), s(5)), found(s(6), 1), 0);
+        memory.store(7, 3, (s(8), s(9)), found(s(8), 2), 0);
+        let e = memory.entries[&7];
+        assert_eq!(
+            (e.depth, e.lower, e.upper, e.best_move),
+            (3, s(6), s(8), Some(2))
+        );
+        assert_eq!(
+            memory.settled(7, 3, s(8), s(9)),
+            Some(s(8)),
+            "fails low at once"
+        );
+        assert_eq!(memory.settled(7, 3, s(6), s(7)), None, "inside the bounds");
+        assert_eq!(memory.settled(7, 4, s(8), s(9)), None, "too shallow");
+    }
+
+    #[test]
+    fn a_result_that_met_no_horizon_holds_at_every_depth_and_stays() {
+        let mut memory = Memory::new();
+        memory.store(7, 2, (s(0), s(1)), found(s(3), 1), memory.mark());
+        assert_eq!(memory.settled(7, 40, s(2), s(3)), Some(s(3)));
+        // A later result that met the horizon does not replace it, but a move is kept.
+        let mark = memory.mark();
+        memory.met_horizon();
+        memory.store(7, 2, (s(5), s(6)), found(s(5), 2), mark);
+        let e = memory.entries[&7];
+        assert_eq!(
+            (e.depth, e.lower, e.upper, e.best_move),
+            (EVERY_DEPTH, s(3), Score::INFINITY, Some(1))
+        );
+        // Settling by a bound of one depth counts as meeting the horizon; of every depth not.
+        let before = memory.mark();
+        assert!(memory.settled(7, 2, s(1), s(2)).is_some());
+        assert_eq!(memory.mark(), before);
+    }
+}

@@ -13,7 +13,7 @@ use crate::{Evaluator, Game, Score};
 /// with a value of at least `beta` cuts off at once; one that fails high inside the window is
 /// better, and is searched again with the window `(value, beta)` for its true value — except
 /// at the last ply, where the null-window value of a leaf is already exact. The principal
-/// variation search of Marsland and Campbell is the same algorithm.
+/// variation search of Marsland and Campbell is essentially the same algorithm.
 pub fn negascout<G: Game, E: Evaluator<G>>(
     game: &G,
     depth: u32,

@@ -44,10 +44,11 @@ impl Inequality {
 /// Pearl's EVAL: the exact value of `game` searched `depth` plies deep, and the first move that
 /// reaches it.
 ///
-/// Pearl (1980) showed that testing is cheaper than evaluating (a test may stop at the first
-/// child that proves its answer) and that, in a well-ordered tree, most children fail the
-/// test, so the tree is mostly tested. In negamax form, a later child improves on the best
-/// value `b` when `-value(child) > b`, that is when the child's value is *not* `>= -b`.
+/// Pearl (1980) built it on the observation that testing is cheaper than evaluating: a test
+/// may stop at the first child that proves its answer. When the first child is the best,
+/// every later one fails its test and is never evaluated. In negamax form, a later child
+/// improves on the best value `b` when `-value(child) > b`, that is when the child's value is
+/// *not* `>= -b`.
 pub fn scout<G: Game, E: Evaluator<G>>(
     game: &G,
     depth: u32,
