@@ -63,6 +63,11 @@ fn plain(algorithm: Algorithm) -> SearchConfig {
     let config = SearchConfig::new(algorithm);
     assert!(!config.iterative_deepening && config.aspiration.is_none());
     assert!(!config.static_ordering && !config.history && config.killers.is_none());
+    assert!(!config.staged_killers && !config.refutation && config.shallow_ordering.is_none());
+    assert_eq!(
+        config.transposition_table.is_some(),
+        algorithm == Algorithm::MtdF
+    );
     config
 }
 

@@ -152,6 +152,10 @@ impl<M: Copy> Memory<M> {
 /// to the last bound found until the two bounds meet. Each pass searches the tree again, so
 /// the searches keep a memory of the bounds they proved ([`Memory`]): a later pass takes the
 /// stored bounds where they settle a node, and tries the stored best move first elsewhere.
+///
+/// `memory` is normally empty. Kept from an earlier search of the same game (as iterative
+/// deepening keeps it), it may hold bounds on the root proved for every depth, which settle
+/// the root without a search: the value is still right, but the move returned may be `None`.
 pub fn mtdf<G: Game, E: Evaluator<G>>(
     game: &G,
     depth: u32,
@@ -182,8 +186,8 @@ pub fn mtdf<G: Game, E: Evaluator<G>>(
 
 /// Fail-soft alpha-beta ([`alpha_beta_soft`](super::alpha_beta_soft)) that first asks the
 /// memory whether the node is settled, searches the stored best move first, and stores what
-/// it found. (The root is never settled by the memory: its stored bounds are those MTD(f)
-/// keeps, and its window always lies between them.)
+/// it found. (From an empty memory the root is never settled: its stored bounds are at most
+/// those MTD(f) keeps, and its window always lies strictly between them.)
 fn alpha_beta_with_memory<G: Game, E: Evaluator<G>>(
     game: &G,
     depth: u32,
@@ -200,14 +204,16 @@ fn alpha_beta_with_memory<G: Game, E: Evaluator<G>>(
         memory.met_horizon();
         return Found::leaf(walk.evaluate(game));
     }
-    if let Some(value) = memory.settled(game.hash(), depth, alpha, beta) {
+    let hash = game.hash();
+    if let Some(value) = memory.settled(hash, depth, alpha, beta) {
         return Found::leaf(value);
     }
     let mark = memory.mark();
+    // The move found best here before goes first; the others keep their order.
     let mut moves = game.legal_moves();
     if let Some(i) = moves
         .iter()
-        .position(|&m| Some(m) == memory.best_move(game.hash()))
+        .position(|&m| Some(m) == memory.best_move(hash))
     {
         moves[..=i].rotate_right(1);
     }
@@ -227,7 +233,7 @@ fn alpha_beta_with_memory<G: Game, E: Evaluator<G>>(
         }
         a = a.max(v);
     }
-    memory.store(game.hash(), depth, (alpha, beta), best, mark);
+    memory.store(hash, depth, (alpha, beta), best, mark);
     best
 }
 
