@@ -20,6 +20,15 @@
 //! value, a finished game its [`Game::outcome`]. Values are from the side to move's point of
 //! view, except inside minimax, which works from the root player's.
 //!
+//! # Where the engine differs
+//!
+//! Only in MTD(f)'s memory, and only in what it forgets. Both keep, for each position, bounds
+//! at the depth searched, and keep a bound proved from game ends alone as valid at every depth
+//! (see [`Memory`]). But the engine's table has a fixed size, one entry per slot: where two
+//! positions share a slot, it forgets bounds that [`Memory`], a hash map, keeps, and its
+//! search parts from this one (the value stays the same). With a table large enough that no
+//! stored position loses its slot, the two walk the same nodes.
+//!
 //! # Watching a search
 //!
 //! Each node begins with one call to [`Walk::enter`], and each child is reached through

@@ -31,15 +31,18 @@ pub fn negascout<G: Game, E: Evaluator<G>>(
     let mut best = Found::leaf(-Score::INFINITY);
     for (i, mv) in game.legal_moves().into_iter().enumerate() {
         let child = walk.play(game, mv);
-        let mut v;
-        if i == 0 {
-            v = -negascout(&child, depth - 1, -beta, -alpha, walk).value;
+        let v = if i == 0 {
+            -negascout(&child, depth - 1, -beta, -alpha, walk).value
         } else {
-            v = -negascout(&child, depth - 1, -alpha.next(), -alpha, walk).value;
-            if v > alpha && v < beta && depth > 1 {
-                v = -negascout(&walk.play(game, mv), depth - 1, -beta, -v, walk).value;
+            // The null window asks only: is this move better than alpha?
+            let t = -negascout(&child, depth - 1, -alpha.next(), -alpha, walk).value;
+            if t > alpha && t < beta && depth > 1 {
+                // Better, and inside the window: search it again for its value.
+                -negascout(&walk.play(game, mv), depth - 1, -beta, -t, walk).value
+            } else {
+                t
             }
-        }
+        };
         if v > best.value {
             best = Found {
                 value: v,
