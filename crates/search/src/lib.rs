@@ -48,6 +48,7 @@ mod preset;
 mod score;
 mod searcher;
 mod stats;
+pub mod textbook;
 mod trace;
 mod tt;
 

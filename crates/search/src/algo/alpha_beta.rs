@@ -1,5 +1,8 @@
 //! Alpha-beta in negamax form (nega-alpha), fail-hard or fail-soft, with an optional
 //! transposition table (which makes it the "alpha-beta with memory" that MTD(f) drives).
+//!
+//! The pure forms, without the searcher's hooks, are [`crate::textbook::alpha_beta()`]
+//! (fail-hard) and [`crate::textbook::alpha_beta_soft()`] (fail-soft).
 
 use crate::searcher::{Best, Brothers, Node, Searcher};
 use crate::{Evaluator, FailMode, Game, Score};

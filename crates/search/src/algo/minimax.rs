@@ -1,5 +1,7 @@
 //! Minimax in its two-function form: `max_value` for the root player's turns, `min_value`
 //! for the opponent's. Values are from the root player's point of view.
+//!
+//! The pure form, without the searcher's hooks, is [`crate::textbook::minimax()`].
 
 use crate::searcher::{Node, Searcher};
 use crate::{Evaluator, Game, Score};

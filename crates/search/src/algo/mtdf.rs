@@ -1,5 +1,8 @@
 //! MTD(f) (Plaat et al.): converge on the value with a sequence of null-window alpha-beta
 //! searches with memory, each one moving a lower or an upper bound, starting from a guess.
+//!
+//! The pure form, without the searcher's hooks, is [`crate::textbook::mtdf()`], its memory a
+//! [`crate::textbook::Memory`].
 
 use crate::algo::alpha_beta::alpha_beta;
 use crate::searcher::Searcher;

@@ -1,5 +1,7 @@
 //! Negamax: minimax in one function, the value of a position being the maximum of the
 //! negated values of its children. No pruning.
+//!
+//! The pure form, without the searcher's hooks, is [`crate::textbook::negamax()`].
 
 use crate::searcher::{Best, Node, Searcher};
 use crate::{Evaluator, Game, Score};

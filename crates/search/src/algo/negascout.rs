@@ -2,6 +2,8 @@
 //! every later move first with a null window `(alpha, alpha + 1)` that only tests whether it
 //! beats the best so far, re-searched with the window `(value, beta)` when it does. Fail-soft,
 //! with an optional transposition table.
+//!
+//! The pure form, without the searcher's hooks, is [`crate::textbook::negascout()`].
 
 use crate::algo::alpha_beta::node;
 use crate::searcher::{Brothers, Searcher};

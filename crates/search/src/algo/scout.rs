@@ -2,6 +2,9 @@
 //! each later child asks the boolean `test` whether that child beats the best value so far,
 //! and evaluates only the children that pass. `test` answers "is the value `> v`" (or `>= v`)
 //! and stops at the first child that proves it.
+//!
+//! The pure form, without the searcher's hooks, is [`crate::textbook::scout()`] (EVAL) with
+//! [`crate::textbook::test()`] (TEST).
 
 use crate::searcher::{Node, Searcher};
 use crate::{Evaluator, Game, Score};
