@@ -13,6 +13,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use prune_search::{alloc_slice, TableAllocError};
+
 /// What a probe finds: bounds on the exact score and the best move's square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Entry {
@@ -120,20 +122,22 @@ fn advise_huge_pages(start: usize, len: usize) {
 }
 
 impl EndgameTable {
-    /// A table of about `mib` MiB (at least one bucket).
-    pub fn new(mib: usize) -> Self {
+    /// A table of about `mib` MiB (at least one bucket), or an error if the machine cannot give
+    /// that much memory.
+    pub fn try_new(mib: usize) -> Result<Self, TableAllocError> {
         let len = (mib.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::with_capacity(len);
-        // Before the first write, while no page is mapped yet.
-        advise_huge_pages(
-            buckets.as_ptr() as usize,
-            len * std::mem::size_of::<Bucket>(),
-        );
-        buckets.extend((0..len).map(|_| Bucket::default()));
-        EndgameTable {
-            buckets: buckets.into_boxed_slice(),
-            age: 0,
-        }
+        // Advised before the first write, while no page is mapped yet.
+        let buckets = alloc_slice(len, |start, bytes| advise_huge_pages(start as usize, bytes))?;
+        Ok(EndgameTable { buckets, age: 0 })
+    }
+
+    /// A table of about `mib` MiB (at least one bucket).
+    ///
+    /// # Panics
+    ///
+    /// If the machine cannot give that much memory (see [`EndgameTable::try_new`]).
+    pub fn new(mib: usize) -> Self {
+        Self::try_new(mib).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// Starts a new solve: what earlier solves stored stays valid but is replaced first.

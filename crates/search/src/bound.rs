@@ -29,6 +29,47 @@ impl Bound {
     }
 }
 
+/// The window `(alpha, beta)` a search looks at the root with: it finds the value exactly if
+/// the value lies strictly inside, and otherwise only a bound on it ([`Bound::classify`]), for
+/// less work. A win/draw/loss solve, for example, searches the window around the draw
+/// `(Score::LOSS, Score::WIN)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Window {
+    /// The lower edge: a value at or below it is reported as an upper bound.
+    pub alpha: Score,
+    /// The upper edge: a value at or above it is reported as a lower bound.
+    pub beta: Score,
+}
+
+impl Window {
+    /// The whole range of scores: the value is always found exactly.
+    pub const FULL: Window = Window {
+        alpha: Score::from_raw(-Score::INFINITY.raw()),
+        beta: Score::INFINITY,
+    };
+
+    /// The window `(alpha, beta)`, or `None` if it is empty (`alpha >= beta`).
+    pub fn new(alpha: Score, beta: Score) -> Option<Window> {
+        (alpha < beta).then_some(Window { alpha, beta })
+    }
+
+    /// Whether this is [`Window::FULL`].
+    pub fn is_full(self) -> bool {
+        self == Window::FULL
+    }
+
+    /// What `value`, found by a search of this window, says about the true value.
+    pub fn classify(self, value: Score) -> Bound {
+        Bound::classify(value, self.alpha, self.beta)
+    }
+}
+
+impl Default for Window {
+    fn default() -> Self {
+        Window::FULL
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -405,6 +405,8 @@ pub enum ConfigError {
     Invalid(String),
     /// Options that do not go together.
     Incoherent(String),
+    /// The transposition table asked for is more memory than the machine can give.
+    Memory(crate::TableAllocError),
 }
 
 impl fmt::Display for ConfigError {
@@ -419,11 +421,18 @@ impl fmt::Display for ConfigError {
                 )
             }
             ConfigError::Invalid(msg) | ConfigError::Incoherent(msg) => f.write_str(msg),
+            ConfigError::Memory(e) => e.fmt(f),
         }
     }
 }
 
 impl std::error::Error for ConfigError {}
+
+impl From<crate::TableAllocError> for ConfigError {
+    fn from(e: crate::TableAllocError) -> Self {
+        ConfigError::Memory(e)
+    }
+}
 
 #[cfg(test)]
 mod tests {

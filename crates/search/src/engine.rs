@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::algo::iterative::iterate;
 use crate::searcher::{Searcher, SplitContext};
-use crate::TranspositionTable;
+use crate::{Bound, TranspositionTable, Window};
 use crate::{ConfigError, Evaluator, Game, Iteration, NoObserver, Score, SearchConfig};
 use crate::{Parallel, ParallelKind, SearchLimits, SearchObserver, SearchStats, SearchTracer};
 
@@ -23,6 +23,9 @@ pub struct SearchResult<M> {
     pub best_move: Option<M>,
     /// The principal variation, starting with `best_move`.
     pub pv: Vec<M>,
+    /// What `score` says about the true value: [`Bound::Exact`] unless the search was given a
+    /// narrower [`Window`] than the full one and the value fell outside it.
+    pub bound: Bound,
     /// The depth of the last completed iteration (0 if none completed).
     pub depth: u32,
     /// Whether the whole game tree below the root was searched (no leaf was cut off by
@@ -113,7 +116,8 @@ impl<G: Game> Engine<G> {
             config,
             tt: config
                 .transposition_table
-                .map(|t| TranspositionTable::new(t.size_mib)),
+                .map(|t| TranspositionTable::new(t.size_mib))
+                .transpose()?,
             parallel,
             pool,
         })
@@ -147,6 +151,33 @@ impl<G: Game> Engine<G> {
         limits: &SearchLimits,
         observer: &mut dyn SearchObserver<G::Move>,
     ) -> Result<SearchResult<G::Move>, SearchError> {
+        self.run(game, eval, limits, Window::FULL, observer)
+    }
+
+    /// Searches `game` within `limits` with the root window `window`: the result's score is
+    /// exact if it lies inside the window, and otherwise a bound on the true value (its
+    /// [`SearchResult::bound`]). Alpha-beta and NegaScout (and aspiration windows, which stay
+    /// inside it) search the window; minimax, negamax, Scout and MTD(f) have no root window
+    /// and find the exact value whatever it is, which is as good an answer.
+    pub fn search_window<E: Evaluator<G>>(
+        &mut self,
+        game: &G,
+        eval: &E,
+        limits: &SearchLimits,
+        window: Window,
+    ) -> Result<SearchResult<G::Move>, SearchError> {
+        self.run(game, eval, limits, window, &mut NoObserver)
+    }
+
+    /// The search behind [`Engine::search_observed`] and [`Engine::search_window`].
+    fn run<E: Evaluator<G>>(
+        &mut self,
+        game: &G,
+        eval: &E,
+        limits: &SearchLimits,
+        window: Window,
+        observer: &mut dyn SearchObserver<G::Move>,
+    ) -> Result<SearchResult<G::Move>, SearchError> {
         let start = self.begin(limits)?;
         let tt = self.tt.as_ref();
         let config = self.config;
@@ -169,6 +200,7 @@ impl<G: Game> Engine<G> {
                 game,
                 &config,
                 limits,
+                window,
                 observer,
                 start,
             ));
@@ -184,12 +216,20 @@ impl<G: Game> Engine<G> {
                             mine.depth = mine.depth.map(|d| (d + 1).min(SearchLimits::MAX_DEPTH));
                         }
                         let mut s = Searcher::new(eval, tt, &config, &mine, start).with_halt(done);
-                        iterate(&mut s, game, &config, &mine, &mut NoObserver, start).stats
+                        iterate(&mut s, game, &config, &mine, window, &mut NoObserver, start).stats
                     })
                 })
                 .collect();
             let mut searcher = Searcher::new(eval, tt, &config, limits, start);
-            let mut result = iterate(&mut searcher, game, &config, limits, observer, start);
+            let mut result = iterate(
+                &mut searcher,
+                game,
+                &config,
+                limits,
+                window,
+                observer,
+                start,
+            );
             done.store(true, Relaxed);
             // The totals count every thread's nodes (the per-depth rows are the main thread's).
             for handle in handles {
@@ -218,6 +258,7 @@ impl<G: Game> Engine<G> {
             game,
             &config,
             limits,
+            Window::FULL,
             &mut NoObserver,
             start,
         ))

@@ -52,7 +52,7 @@ pub mod textbook;
 mod trace;
 mod tt;
 
-pub use bound::Bound;
+pub use bound::{Bound, Window};
 pub use config::{Algorithm, Aspiration, ConfigError, FailMode, KillerIndex, Killers};
 pub use config::{SearchConfig, ShallowOrdering, TtConfig};
 pub use engine::{search, Engine, SearchError, SearchResult};
@@ -65,4 +65,4 @@ pub use preset::{Preset, PRESETS};
 pub use score::Score;
 pub use stats::{Counters, DepthRow, SearchStats};
 pub use trace::{Entered, NodeEnd, SearchTracer, SearchTree, TracedNode, TreeRecorder};
-pub use tt::{MoveBits, TranspositionTable, TtEntry};
+pub use tt::{alloc_slice, MoveBits, TableAllocError, TranspositionTable, TtEntry};

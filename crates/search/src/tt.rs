@@ -24,6 +24,35 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::Score;
 
+/// A table the machine could not allocate: how much was asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "cannot allocate a table of {} MiB ({bytes} bytes): not enough free memory; \
+     ask for a smaller table",
+    bytes.div_ceil(1 << 20)
+)]
+pub struct TableAllocError {
+    /// The bytes asked for.
+    pub bytes: usize,
+}
+
+/// A boxed slice of `len` default values, allocated fallibly (a size the machine cannot give is
+/// an error, not an abort). `before_fill` sees the address and size in bytes of the memory
+/// before anything is written to it (to advise the kernel how to back it).
+pub fn alloc_slice<T: Default>(
+    len: usize,
+    before_fill: impl FnOnce(*const T, usize),
+) -> Result<Box<[T]>, TableAllocError> {
+    let bytes = len.saturating_mul(std::mem::size_of::<T>());
+    let mut items = Vec::new();
+    items
+        .try_reserve_exact(len)
+        .map_err(|_| TableAllocError { bytes })?;
+    before_fill(items.as_ptr(), bytes);
+    items.extend((0..len).map(|_| T::default()));
+    Ok(items.into_boxed_slice())
+}
+
 /// A move as 32 bits, so that a table shared between threads can keep it in an atomic word.
 pub trait MoveBits: Copy {
     /// The move's bits.
@@ -144,19 +173,21 @@ pub struct TranspositionTable<M> {
 }
 
 impl<M: MoveBits> TranspositionTable<M> {
-    /// A table of about `size_mib` MiB (at least one entry).
-    pub fn new(size_mib: usize) -> Self {
+    /// A table of about `size_mib` MiB (at least one entry), or an error if the machine cannot
+    /// give that much memory.
+    pub fn new(size_mib: usize) -> Result<Self, TableAllocError> {
         let bytes = size_mib.saturating_mul(1 << 20);
         Self::with_entries(bytes / std::mem::size_of::<Slot>())
     }
 
-    /// A table of exactly `len` entries (at least one).
-    pub fn with_entries(len: usize) -> Self {
-        TranspositionTable {
-            slots: (0..len.max(1)).map(|_| Slot::default()).collect(),
+    /// A table of exactly `len` entries (at least one), or an error if the machine cannot give
+    /// that much memory.
+    pub fn with_entries(len: usize) -> Result<Self, TableAllocError> {
+        Ok(TranspositionTable {
+            slots: alloc_slice(len.max(1), |_, _| {})?,
             age: 0,
             moves: PhantomData,
-        }
+        })
     }
 
     /// The number of entries.
@@ -252,7 +283,7 @@ mod tests {
 
     #[test]
     fn bounds_of_one_depth_merge() {
-        let tt = TranspositionTable::<u8>::with_entries(64);
+        let tt = TranspositionTable::<u8>::with_entries(64).unwrap();
         tt.store(42, 3, s(5), Score::INFINITY, Some(1));
         tt.store(42, 3, -Score::INFINITY, s(9), None);
         let e = tt.probe(42).unwrap();
@@ -262,7 +293,7 @@ mod tests {
 
     #[test]
     fn deeper_entries_survive_shallower_collisions_within_a_search() {
-        let mut tt = TranspositionTable::<u8>::with_entries(1);
+        let mut tt = TranspositionTable::<u8>::with_entries(1).unwrap();
         tt.store(1, 5, s(0), s(0), Some(0));
         tt.store(2, 2, s(1), s(1), Some(1));
         assert_eq!(tt.probe(1).unwrap().depth, 5);
@@ -278,7 +309,7 @@ mod tests {
 
     #[test]
     fn entries_round_trip_through_the_words() {
-        let tt = TranspositionTable::<u32>::with_entries(8);
+        let tt = TranspositionTable::<u32>::with_entries(8).unwrap();
         for (key, depth, lo, up, mv) in [
             (0u64, 0u32, -Score::INFINITY, Score::INFINITY, None),
             (
@@ -297,7 +328,7 @@ mod tests {
                 (depth, lo, up, mv)
             );
         }
-        let empty = TranspositionTable::<u32>::with_entries(4);
+        let empty = TranspositionTable::<u32>::with_entries(4).unwrap();
         assert!(
             empty.probe(0).is_none(),
             "an empty slot matches no key, not even 0"
@@ -305,8 +336,21 @@ mod tests {
     }
 
     #[test]
+    fn a_table_larger_than_the_address_space_is_an_error_that_says_its_size() {
+        // 2^27 MiB = 128 TiB: more than a 64-bit process can map, so refused on any machine.
+        let err = TranspositionTable::<u8>::new(1 << 27).unwrap_err();
+        assert_eq!(err.bytes, 1 << 47);
+        let text = err.to_string();
+        assert!(
+            text.contains("134217728 MiB") && text.contains("smaller"),
+            "{text}"
+        );
+        assert!(TranspositionTable::<u8>::with_entries(usize::MAX / 2).is_err());
+    }
+
+    #[test]
     fn size_in_mib_gives_many_entries() {
-        let tt = TranspositionTable::<u8>::new(1);
+        let tt = TranspositionTable::<u8>::new(1).unwrap();
         assert!(tt.len() > 40_000, "{}", tt.len());
     }
 
@@ -314,7 +358,7 @@ mod tests {
     /// probe must return either nothing or a consistent entry (never a torn mix).
     #[test]
     fn concurrent_writers_never_produce_a_torn_entry() {
-        let tt = TranspositionTable::<u32>::with_entries(4);
+        let tt = TranspositionTable::<u32>::with_entries(4).unwrap();
         let value = |key: u64| (key % 1000) as i32;
         std::thread::scope(|scope| {
             for t in 0..4u64 {

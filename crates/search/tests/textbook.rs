@@ -147,7 +147,7 @@ fn first_difference<M: PartialEq>(a: &[Step<M>], b: &[Step<M>]) -> Option<usize>
 /// pushed out of their slot by another position (the textbook's memory, a hash map, loses
 /// none).
 fn lost_in_table(hashes: &[u64], size_mib: usize) -> usize {
-    let table = TranspositionTable::<u32>::new(size_mib);
+    let table = TranspositionTable::<u32>::new(size_mib).unwrap();
     for &h in hashes {
         table.store(h, 1, Score::DRAW, Score::DRAW, None);
     }

@@ -9,7 +9,7 @@ use std::time::Instant;
 use crate::algo::{alpha_beta::alpha_beta, aspiration::aspiration, minimax::minimax};
 use crate::algo::{mtdf::mtdf, negamax::negamax, negascout::negascout, scout};
 use crate::searcher::Searcher;
-use crate::{Algorithm, DepthRow, Evaluator, Game, Iteration, Score, SearchConfig};
+use crate::{Algorithm, Bound, DepthRow, Evaluator, Game, Iteration, Score, SearchConfig, Window};
 use crate::{SearchLimits, SearchObserver, SearchResult, SearchStats};
 
 /// Runs the configured search of `game` within `limits`.
@@ -18,6 +18,7 @@ pub(crate) fn iterate<G: Game, E: Evaluator<G>>(
     game: &G,
     config: &SearchConfig,
     limits: &SearchLimits,
+    window: Window,
     observer: &mut dyn SearchObserver<G::Move>,
     start: Instant,
 ) -> SearchResult<G::Move> {
@@ -38,7 +39,7 @@ pub(crate) fn iterate<G: Game, E: Evaluator<G>>(
         let previous = iterations.last();
         let guess = previous.map_or_else(|| s.static_guess(game), |it| it.score);
         let hint = previous.map(|it| it.pv.clone()).unwrap_or_default();
-        let score = search_depth(s, game, depth, config, guess, &hint);
+        let score = search_depth(s, game, depth, config, window, guess, &hint);
         let row = DepthRow {
             depth,
             counters: s.counters.since(&before),
@@ -73,6 +74,11 @@ pub(crate) fn iterate<G: Game, E: Evaluator<G>>(
     match iterations.last() {
         Some(last) => SearchResult {
             score: last.score,
+            bound: if windowed(config.algorithm) {
+                window.classify(last.score)
+            } else {
+                Bound::Exact
+            },
             best_move: last.best_move,
             pv: last.pv.clone(),
             depth: last.depth,
@@ -86,6 +92,7 @@ pub(crate) fn iterate<G: Game, E: Evaluator<G>>(
             let fallback = game.legal_moves().first().copied();
             SearchResult {
                 score: s.static_guess(game),
+                bound: Bound::Exact,
                 best_move: fallback,
                 pv: fallback.into_iter().collect(),
                 depth: 0,
@@ -98,6 +105,12 @@ pub(crate) fn iterate<G: Game, E: Evaluator<G>>(
     }
 }
 
+/// Whether `algorithm` searches the root with the window it is given (see
+/// [`Engine::search_window`](crate::Engine::search_window)).
+fn windowed(algorithm: Algorithm) -> bool {
+    matches!(algorithm, Algorithm::AlphaBeta(_) | Algorithm::NegaScout)
+}
+
 /// A windowed search of the root: `(searcher, alpha, beta) -> value`.
 type RootSearch<'r, G, E> = dyn FnMut(&mut Searcher<G, E>, Score, Score) -> Score + 'r;
 
@@ -107,14 +120,15 @@ fn search_depth<G: Game, E: Evaluator<G>>(
     game: &G,
     depth: u32,
     config: &SearchConfig,
+    window: Window,
     guess: Score,
     hint: &[G::Move],
 ) -> Score {
     let windowed = |s: &mut Searcher<G, E>, search: &mut RootSearch<G, E>| match config.aspiration {
-        Some(a) => aspiration(s, guess, a.half_width, hint, search),
+        Some(a) => aspiration(s, window, guess, a.half_width, hint, search),
         None => {
             s.start_pass(hint);
-            search(s, -Score::INFINITY, Score::INFINITY)
+            search(s, window.alpha, window.beta)
         }
     };
     match config.algorithm {
