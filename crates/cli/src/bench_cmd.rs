@@ -13,9 +13,11 @@ use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Color, Tabl
 use indicatif::{ProgressBar, ProgressStyle};
 use prune_othello::endgame::EndgameSolver;
 use prune_othello::{HandEval, Move, Ordered, Position, StaticOrdering};
+use prune_search::Named;
 use prune_search::{Algorithm, Engine, Parallel, ParallelKind, Preset, SearchConfig, SearchLimits};
 use serde_json::{json, Value};
 
+use crate::cells::{count, per_second as rate, rate_text, right};
 use crate::report::describe;
 use crate::CliError;
 
@@ -259,11 +261,6 @@ impl Sum {
     }
 }
 
-fn rate(nodes: u64, time: Duration) -> Option<f64> {
-    let s = time.as_secs_f64();
-    (s > 0.0).then(|| nodes as f64 / s)
-}
-
 /// The midgame configuration: NegaScout with the preset.
 fn midgame_config() -> Result<SearchConfig, CliError> {
     Preset::find(MIDGAME_PRESET)
@@ -482,14 +479,6 @@ fn bench_json(args: &BenchArgs, parallel: Parallel, rows: &[Row], signature: Sig
     })
 }
 
-fn right(v: impl ToString) -> Cell {
-    Cell::new(v.to_string()).set_alignment(CellAlignment::Right)
-}
-
-fn speed(nodes_per_second: Option<f64>) -> String {
-    nodes_per_second.map_or("-".to_string(), |x| format!("{x:.0}"))
-}
-
 fn print_tables(parallel: Parallel, rows: &[Row], signature: Signature) {
     let threads = match parallel.threads {
         1 => "1 thread".to_string(),
@@ -533,9 +522,9 @@ fn print_tables(parallel: Parallel, rows: &[Row], signature: Signature) {
             Cell::new(r.item.search_text()),
             score,
             Cell::new(r.best_move.map_or("-".to_string(), |m| m.to_string())),
-            right(r.nodes),
+            count(r.nodes),
             right(format!("{:.3}", r.time.as_secs_f64())),
-            right(speed(rate(r.nodes, r.time))),
+            right(rate_text(rate(r.nodes, r.time))),
         ]);
     }
     let sums = part_sums(rows);
@@ -552,14 +541,14 @@ fn print_tables(parallel: Parallel, rows: &[Row], signature: Signature) {
             Cell::new(""),
             Cell::new(""),
             Cell::new(""),
-            right(sum.nodes),
+            count(sum.nodes),
             right(format!("{:.3}", sum.time.as_secs_f64())),
-            right(speed(sum.nodes_per_second())),
+            right(rate_text(sum.nodes_per_second())),
         ]);
     }
     println!("{table}");
     println!("nodes searched: {}", total.nodes);
-    println!("nodes/second:   {}", speed(total.nodes_per_second()));
+    println!("nodes/second:   {}", rate_text(total.nodes_per_second()));
     match signature {
         Signature::Matches => println!("signature:      {SIGNATURE} (matches)"),
         Signature::Differs => println!(

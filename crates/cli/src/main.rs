@@ -1,8 +1,10 @@
 //! `prune`: search, solve and compare game-tree search algorithms from the command line.
 
 mod bench_cmd;
+mod cells;
 mod config_args;
 mod eval_arg;
+mod games;
 mod lab_cmd;
 mod match_cmd;
 mod nboard_cmd;

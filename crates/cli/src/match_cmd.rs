@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
-use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, Table};
 use indicatif::{ProgressBar, ProgressStyle};
 use prune_othello::Color;
 use prune_play::arena::{play_match, MatchGame, MatchSummary, Side, SideStats, Tally};
@@ -16,6 +16,7 @@ use prune_play::{Agent, EnginePlayer, PlayerOptions, TimeControl};
 use prune_search::{Algorithm, Parallel, ParallelKind};
 use serde_json::{json, Value};
 
+use crate::cells::right;
 use crate::eval_arg::parse_eval;
 use crate::CliError;
 
@@ -432,10 +433,6 @@ fn match_json(info: &Info, results: &[MatchGame], s: &MatchSummary) -> Value {
         "players": {"a": side_json(&s.a_stats), "b": side_json(&s.b_stats)},
         "games": games,
     })
-}
-
-fn right(v: impl ToString) -> Cell {
-    Cell::new(v.to_string()).set_alignment(CellAlignment::Right)
 }
 
 fn wdl(t: &Tally) -> String {

@@ -4,11 +4,12 @@
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Color, Table};
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, Color, Table};
 use prune_othello::perft::START_PERFT;
 use prune_othello::{perft, Position};
 use serde_json::json;
 
+use crate::cells::{count, rate_text, right};
 use crate::positions::parse_position;
 use crate::CliError;
 
@@ -114,10 +115,6 @@ pub fn run(args: &PerftArgs) -> Result<(), CliError> {
     }
 }
 
-fn right(v: impl ToString) -> Cell {
-    Cell::new(v.to_string()).set_alignment(CellAlignment::Right)
-}
-
 fn print_table(position: &Position, counts: &[Count], total: Duration, from_start: bool) {
     println!("perft from {position}");
     let mut table = Table::new();
@@ -130,12 +127,9 @@ fn print_table(position: &Position, counts: &[Count], total: Duration, from_star
     for c in counts {
         let mut row = vec![
             right(c.depth),
-            right(c.leaves),
+            count(c.leaves),
             right(format!("{:.3}", c.time.as_secs_f64())),
-            right(
-                c.leaves_per_second()
-                    .map_or("-".to_string(), |x| format!("{x:.0}")),
-            ),
+            right(rate_text(c.leaves_per_second())),
         ];
         if from_start {
             row.push(match c.expected {

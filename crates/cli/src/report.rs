@@ -2,7 +2,8 @@
 
 use std::fmt::Display;
 
-use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
+use crate::cells::{count, right, thousands};
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, Table};
 use prune_search::{Counters, SearchConfig, SearchLimits, SearchResult};
 use serde_json::{json, Value};
 
@@ -19,17 +20,17 @@ pub fn counter_rows(c: &Counters) -> Vec<(&'static str, String)> {
         .first_move_cutoff_rate()
         .map_or("-".to_string(), |x| format!("{:.1}%", 100.0 * x));
     let mut rows = vec![
-        ("nodes", c.nodes.to_string()),
-        ("interior nodes", c.interior.to_string()),
-        ("leaves", c.leaves.to_string()),
-        ("beta cutoffs", c.beta_cutoffs.to_string()),
+        ("nodes", thousands(c.nodes)),
+        ("interior nodes", thousands(c.interior)),
+        ("leaves", thousands(c.leaves)),
+        ("beta cutoffs", thousands(c.beta_cutoffs)),
         ("cutoffs on the first move", first_rate),
-        ("re-searches", c.re_searches.to_string()),
+        ("re-searches", thousands(c.re_searches)),
     ];
     if c.tt_probes > 0 {
-        rows.push(("TT probes", c.tt_probes.to_string()));
-        rows.push(("TT hits", c.tt_hits.to_string()));
-        rows.push(("TT cutoffs", c.tt_cutoffs.to_string()));
+        rows.push(("TT probes", thousands(c.tt_probes)));
+        rows.push(("TT hits", thousands(c.tt_hits)));
+        rows.push(("TT cutoffs", thousands(c.tt_cutoffs)));
     }
     let ordering = [
         ("hash-move cutoffs", c.hash_move_cutoffs),
@@ -42,7 +43,7 @@ pub fn counter_rows(c: &Counters) -> Vec<(&'static str, String)> {
         ordering
             .into_iter()
             .filter(|&(_, n)| n > 0)
-            .map(|(k, n)| (k, n.to_string())),
+            .map(|(k, n)| (k, thousands(n))),
     );
     rows
 }
@@ -132,10 +133,6 @@ pub fn describe(config: &SearchConfig) -> String {
     }
 }
 
-fn right(v: impl ToString) -> Cell {
-    Cell::new(v.to_string()).set_alignment(CellAlignment::Right)
-}
-
 /// Prints the result as tables.
 pub fn print_result<M: Display>(
     game: &str,
@@ -215,10 +212,10 @@ pub fn print_result<M: Display>(
                 right(row.depth),
                 right(score),
                 Cell::new(best),
-                right(row.counters.nodes),
-                right(row.counters.leaves),
-                right(row.counters.beta_cutoffs),
-                right(row.counters.re_searches),
+                count(row.counters.nodes),
+                count(row.counters.leaves),
+                count(row.counters.beta_cutoffs),
+                count(row.counters.re_searches),
                 right(format!("{:.2}", millis(row.time))),
             ]);
         }

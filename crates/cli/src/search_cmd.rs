@@ -3,20 +3,18 @@
 use std::time::Duration;
 
 use clap::Args;
-use prune_games::{GameSpec, LineEval, NoisyEval, RandomEval, TicTacToe};
-use prune_othello::{Ordered, Position, StaticOrdering};
+use prune_othello::StaticOrdering;
 use prune_search::{
     Algorithm, Engine, Evaluator, FailMode, Game, Iteration, SearchConfig, SearchLimits,
 };
 
 use crate::config_args::{ConfigArgs, ParallelArgs};
-use crate::eval_arg::parse_eval;
-use crate::positions::parse_position;
+use crate::games::{run_on_game, GameChoice, GameCommand, GameOptions, TreeDepth};
 use crate::report::{print_result, result_json};
 use crate::CliError;
 
-/// The depth of an Othello search when none is given (with the hand-made evaluation).
-const OTHELLO_DEPTH: u32 = 6;
+/// The depth of a search of a game too deep to search to its end (Othello) when none is given.
+const OPEN_GAME_DEPTH: u32 = 6;
 
 /// Options of `prune search`.
 #[derive(Args, Debug)]
@@ -46,9 +44,9 @@ pub struct SearchArgs {
     #[arg(long, value_name = "square|mobility|eval", default_value = "mobility")]
     pub othello_ordering: String,
     /// Othello's evaluation: pattern (the built-in trained weights), hand (the hand-made
-    /// evaluation) or a weights file written by `prune train`.
-    #[arg(long, value_name = "EVAL", default_value = "pattern")]
-    pub eval: String,
+    /// evaluation) or a weights file written by `prune train` [default: pattern].
+    #[arg(long, value_name = "EVAL")]
+    pub eval: Option<String>,
     /// Print one JSON object instead of tables.
     #[arg(long)]
     pub json: bool,
@@ -99,51 +97,38 @@ impl SearchArgs {
 
 /// Runs `prune search`.
 pub fn run(args: &SearchArgs) -> Result<(), CliError> {
-    if args.game.trim().eq_ignore_ascii_case("othello") {
-        let config = args.config()?;
-        let position = parse_position(args.position.as_deref(), Position::START)?;
-        let ordering: StaticOrdering = args
-            .othello_ordering
-            .parse()
-            .map_err(|e| CliError::Usage(format!("--othello-ordering: {e}")))?;
-        let eval = Ordered {
-            eval: parse_eval("--eval", &args.eval)?,
-            ordering,
-        };
-        return run_game(args, &position, &eval, config, OTHELLO_DEPTH);
-    }
-    let spec: GameSpec = args
-        .game
-        .parse()
-        .map_err(|e| CliError::Usage(format!("--game: {e}; or othello")))?;
+    let choice: GameChoice = args.game.parse()?;
     let config = args.config()?;
-    let no_position = |game: &str| {
-        args.position.as_ref().map_or(Ok(()), |_| {
-            Err(CliError::Usage(format!(
-                "--position is not supported for {game}"
-            )))
-        })
+    let othello_ordering: StaticOrdering = args
+        .othello_ordering
+        .parse()
+        .map_err(|e| CliError::Usage(format!("--othello-ordering: {e}")))?;
+    let options = GameOptions {
+        position: args.position.as_deref(),
+        eval: args.eval.as_deref(),
+        othello_ordering,
     };
-    match spec {
-        GameSpec::TicTacToe => {
-            let game = parse_position(args.position.as_deref(), TicTacToe::new())?;
-            let empties = game.legal_moves().len() as u32;
-            run_game(args, &game, &LineEval, config, empties.max(1))
-        }
-        GameSpec::Uniform(tree) => {
-            no_position("uniform trees")?;
-            run_game(
-                args,
-                &tree.root(),
-                &NoisyEval::default(),
-                config,
-                tree.depth,
-            )
-        }
-        GameSpec::Random(tree) => {
-            no_position("random trees")?;
-            run_game(args, &tree.root(), &RandomEval, config, tree.max_depth)
-        }
+    run_on_game(choice, &options, SearchCommand { args, config })
+}
+
+/// `prune search` once the game is set up.
+struct SearchCommand<'a> {
+    args: &'a SearchArgs,
+    config: SearchConfig,
+}
+
+impl GameCommand for SearchCommand<'_> {
+    fn run<G: Game, E: Evaluator<G>>(
+        self,
+        game: &G,
+        eval: &E,
+        depth: TreeDepth,
+    ) -> Result<(), CliError> {
+        let natural_depth = match depth {
+            TreeDepth::Ends(plies) => plies,
+            TreeDepth::Open => OPEN_GAME_DEPTH,
+        };
+        run_game(self.args, game, eval, self.config, natural_depth)
     }
 }
 

@@ -4,14 +4,16 @@
 use std::time::Duration;
 
 use clap::Args;
-use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Color, Table};
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, Color, Table};
 use indicatif::{ProgressBar, ProgressStyle};
 use prune_othello::endgame::Isa;
 use prune_othello::{builtin_suite, parse_obf_numbered, ObfEntry, BUILTIN_SUITES};
 use prune_othello::{Move, SolveOptions, SolveResult, SolveWindow, Solver, SolverKind};
+use prune_search::{parse_name, Named};
 use prune_search::{Algorithm, Counters};
 use serde_json::{json, Value};
 
+use crate::cells::{count, per_second as rate, rate_text, right};
 use crate::config_args::{ConfigArgs, ParallelArgs};
 use crate::eval_arg::parse_eval;
 use crate::positions::{parse_selection, Selection};
@@ -29,7 +31,7 @@ pub struct SolveArgs {
     #[arg(value_name = "SUITE|FILE")]
     pub source: String,
     /// `exact`: the final disc difference; `wdl`: only win (+1), draw (0) or loss (-1).
-    #[arg(long, default_value = "exact", value_parser = parse_window)]
+    #[arg(long, default_value = "exact", value_parser = parse_name::<SolveWindow>)]
     pub window: SolveWindow,
     /// Which positions: suite numbers (or line numbers of a file) and ranges, such as `40-44`
     /// or `40,42,50-52`. All of them by default.
@@ -38,7 +40,7 @@ pub struct SolveArgs {
     /// `fast`: the specialised Othello solver; `generic`: the library's search, by default
     /// NegaScout with a transposition table and endgame ordering (the reference, slower)
     /// [default: fast, or generic when the search is configured].
-    #[arg(long, value_parser = parse_engine)]
+    #[arg(long, value_parser = parse_name::<SolverKind>)]
     pub engine: Option<SolverKind>,
     /// The evaluation of the fast solver's move-ordering pass (from 20 empties): pattern (the
     /// built-in trained weights), hand, or a weights file. Scores do not depend on it.
@@ -96,16 +98,6 @@ fn available() -> String {
     names.join(", ")
 }
 
-fn parse_engine(text: &str) -> Result<SolverKind, String> {
-    match text.trim().to_ascii_lowercase().as_str() {
-        "fast" => Ok(SolverKind::Fast),
-        "generic" => Ok(SolverKind::Generic),
-        _ => Err(format!(
-            "'{text}' is not a solver (expected fast or generic)"
-        )),
-    }
-}
-
 impl SolveArgs {
     /// The solver's options: the engine (generic if the search is configured), the table
     /// size, and the generic engine's configuration if any option beyond `--tt` sets it.
@@ -136,14 +128,6 @@ impl SolveArgs {
             search,
             parallel,
         })
-    }
-}
-
-fn parse_window(text: &str) -> Result<SolveWindow, String> {
-    match text.trim().to_ascii_lowercase().as_str() {
-        "exact" => Ok(SolveWindow::Exact),
-        "wdl" | "win-draw-loss" => Ok(SolveWindow::WinDrawLoss),
-        _ => Err(format!("'{text}' is not a window (expected exact or wdl)")),
     }
 }
 
@@ -318,11 +302,6 @@ fn seconds(d: Duration) -> f64 {
     d.as_secs_f64()
 }
 
-fn rate(nodes: u64, time: Duration) -> Option<f64> {
-    let s = seconds(time);
-    (s > 0.0).then(|| nodes as f64 / s)
-}
-
 fn move_text(mv: Option<Move>) -> String {
     mv.map_or_else(|| "-".to_string(), |m| m.to_string())
 }
@@ -484,10 +463,6 @@ fn solve_json(source: &Source, options: &SolveOptions, isa: Option<Isa>, rows: &
     })
 }
 
-fn right(v: impl ToString) -> Cell {
-    Cell::new(v.to_string()).set_alignment(CellAlignment::Right)
-}
-
 fn print_table(source: &Source, options: &SolveOptions, isa: Option<Isa>, rows: &[Row]) {
     let mut table = Table::new();
     table.load_preset(UTF8_FULL_CONDENSED);
@@ -502,7 +477,7 @@ fn print_table(source: &Source, options: &SolveOptions, isa: Option<Isa>, rows: 
         "time (s)",
         "nodes/s",
     ]);
-    let nps = |nodes, time| rate(nodes, time).map_or("-".to_string(), |x| format!("{x:.0}"));
+    let nps = |nodes, time| rate_text(rate(nodes, time));
     for row in rows {
         let r = &row.result;
         let mut mark = Cell::new(row.verdict.mark());
@@ -516,7 +491,7 @@ fn print_table(source: &Source, options: &SolveOptions, isa: Option<Isa>, rows: 
             right(format!("{:+}", r.score)),
             right(expected_score(&row.entry, r.window).map_or("-".into(), |s| format!("{s:+}"))),
             mark,
-            right(r.stats.total.nodes),
+            count(r.stats.total.nodes),
             right(format!("{:.3}", seconds(r.stats.time))),
             right(nps(r.stats.total.nodes, r.stats.time)),
         ]);
@@ -538,7 +513,7 @@ fn print_table(source: &Source, options: &SolveOptions, isa: Option<Isa>, rows: 
         Cell::new(""),
         Cell::new(""),
         Cell::new(format!("{correct}/{checked}")),
-        right(nodes),
+        count(nodes),
         right(format!("{:.3}", seconds(time))),
         right(nps(nodes, time)),
     ]);
@@ -598,9 +573,13 @@ mod tests {
 
     #[test]
     fn windows_parse() {
-        assert_eq!(parse_window("exact"), Ok(SolveWindow::Exact));
-        assert_eq!(parse_window("WDL"), Ok(SolveWindow::WinDrawLoss));
-        assert!(parse_window("mtdf").unwrap_err().contains("exact or wdl"));
+        assert_eq!("exact".parse(), Ok(SolveWindow::Exact));
+        assert_eq!("WDL".parse(), Ok(SolveWindow::WinDrawLoss));
+        let err = "mtdf".parse::<SolveWindow>().unwrap_err().to_string();
+        assert!(
+            err.contains("'mtdf'") && err.contains("exact or wdl"),
+            "{err}"
+        );
     }
 
     #[test]

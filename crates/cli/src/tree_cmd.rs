@@ -4,19 +4,17 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use prune_games::{GameSpec, LineEval, NoisyEval, RandomEval, SpecError, TicTacToe};
 use prune_lab::tree::{render, Passes, Picture, TreeFormat};
-use prune_othello::{Ordered, Position, StaticOrdering};
+use prune_othello::StaticOrdering;
 use prune_search::TreeRecorder;
 use prune_search::{Algorithm, Engine, Evaluator, FailMode, Game, SearchConfig, SearchLimits};
 
 use crate::config_args::ConfigArgs;
-use crate::eval_arg::parse_eval;
-use crate::positions::parse_position;
+use crate::games::{run_on_game, GameChoice, GameCommand, GameOptions, TreeDepth};
 use crate::CliError;
 
-/// The depth of an Othello tree when none is given.
-const OTHELLO_DEPTH: u32 = 2;
+/// The depth of a tree of a game too deep to draw to its end (Othello) when none is given.
+const OPEN_GAME_DEPTH: u32 = 2;
 
 /// A traced search stops after this many nodes: far more than any readable picture, few
 /// enough to keep in memory.
@@ -88,13 +86,9 @@ impl TreeArgs {
     }
 
     fn passes(&self) -> Result<Passes, CliError> {
-        match self.passes.to_ascii_lowercase().as_str() {
-            "all" => Ok(Passes::All),
-            "last" => Ok(Passes::Last),
-            other => Err(CliError::Usage(format!(
-                "--passes: unknown value '{other}' (expected all or last)"
-            ))),
-        }
+        self.passes
+            .parse()
+            .map_err(|e| CliError::Usage(format!("--passes: {e}")))
     }
 
     /// The configurations to draw, each with its name.
@@ -140,40 +134,30 @@ pub fn run(args: &TreeArgs) -> Result<(), CliError> {
     if args.depth == Some(0) {
         return Err(CliError::Usage("--depth must be at least 1".into()));
     }
-    if args.game.trim().eq_ignore_ascii_case("othello") {
-        let position = parse_position(args.position.as_deref(), Position::START)?;
-        let eval = Ordered {
-            eval: parse_eval("--eval", args.eval.as_deref().unwrap_or("pattern"))?,
-            ordering: StaticOrdering::Mobility,
+    let choice: GameChoice = args.game.parse()?;
+    let options = GameOptions {
+        position: args.position.as_deref(),
+        eval: args.eval.as_deref(),
+        othello_ordering: StaticOrdering::Mobility,
+    };
+    run_on_game(choice, &options, TreeCommand(args))
+}
+
+/// `prune tree` once the game is set up.
+struct TreeCommand<'a>(&'a TreeArgs);
+
+impl GameCommand for TreeCommand<'_> {
+    fn run<G: Game, E: Evaluator<G>>(
+        self,
+        game: &G,
+        eval: &E,
+        depth: TreeDepth,
+    ) -> Result<(), CliError> {
+        let natural_depth = match depth {
+            TreeDepth::Ends(plies) => plies,
+            TreeDepth::Open => OPEN_GAME_DEPTH,
         };
-        return draw(args, &position, &eval, OTHELLO_DEPTH);
-    }
-    let spec: GameSpec = args.game.parse().map_err(|e: SpecError| {
-        let or_othello = if e.0.starts_with("unknown game") {
-            " or othello"
-        } else {
-            ""
-        };
-        CliError::Usage(format!("--game: {e}{or_othello}"))
-    })?;
-    if args.eval.is_some() {
-        return Err(CliError::Usage(
-            "--eval is Othello's evaluation; the other games have their own".into(),
-        ));
-    }
-    if args.position.is_some() && !matches!(spec, GameSpec::TicTacToe) {
-        return Err(CliError::Usage(
-            "--position is for tic-tac-toe and Othello; a synthetic tree starts at its root".into(),
-        ));
-    }
-    match spec {
-        GameSpec::TicTacToe => {
-            let game = parse_position(args.position.as_deref(), TicTacToe::new())?;
-            let empties = game.legal_moves().len() as u32;
-            draw(args, &game, &LineEval, empties.max(1))
-        }
-        GameSpec::Uniform(tree) => draw(args, &tree.root(), &NoisyEval::default(), tree.depth),
-        GameSpec::Random(tree) => draw(args, &tree.root(), &RandomEval, tree.max_depth),
+        draw(self.0, game, eval, natural_depth)
     }
 }
 

@@ -10,7 +10,7 @@ fn minimax_on_tic_tac_toe_prints_the_draw_and_the_node_count() {
     let o = prune(&["search", "--game", "tictactoe", "--algorithm", "minimax"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("549946"), "{out}");
+    assert!(out.contains("549,946"), "{out}");
     assert!(out.contains("game tree exhausted"), "{out}");
 }
 

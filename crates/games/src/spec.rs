@@ -18,16 +18,17 @@ pub enum GameSpec {
 }
 
 /// Why a game string was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SpecError(pub String);
-
-impl fmt::Display for SpecError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    /// No game of this crate has the name.
+    #[error(
+        "unknown game '{0}' (expected tictactoe, uniform:width=W,depth=D,... or random:seed=S)"
+    )]
+    UnknownGame(String),
+    /// A known game with parameters that are malformed or out of range.
+    #[error("{0}")]
+    Invalid(String),
 }
-
-impl std::error::Error for SpecError {}
 
 /// Splits `key=value,key=value` into pairs, refusing empty keys, missing `=` and repeats.
 pub fn parse_key_values(text: &str) -> Result<Vec<(String, String)>, SpecError> {
@@ -35,13 +36,15 @@ pub fn parse_key_values(text: &str) -> Result<Vec<(String, String)>, SpecError> 
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let (key, value) = part
             .split_once('=')
-            .ok_or_else(|| SpecError(format!("'{part}' is not of the form key=value")))?;
+            .ok_or_else(|| SpecError::Invalid(format!("'{part}' is not of the form key=value")))?;
         let (key, value) = (key.trim(), value.trim());
         if key.is_empty() || value.is_empty() {
-            return Err(SpecError(format!("'{part}' has an empty key or value")));
+            return Err(SpecError::Invalid(format!(
+                "'{part}' has an empty key or value"
+            )));
         }
         if pairs.iter().any(|(k, _)| k == key) {
-            return Err(SpecError(format!("key '{key}' is given twice")));
+            return Err(SpecError::Invalid(format!("key '{key}' is given twice")));
         }
         pairs.push((key.to_string(), value.to_string()));
     }
@@ -54,9 +57,9 @@ where
 {
     let v: T = value
         .parse()
-        .map_err(|_| SpecError(format!("{game}: {key}='{value}' is not a number")))?;
+        .map_err(|_| SpecError::Invalid(format!("{game}: {key}='{value}' is not a number")))?;
     if v < range.0 || v > range.1 {
-        return Err(SpecError(format!(
+        return Err(SpecError::Invalid(format!(
             "{game}: {key}={value} is out of range ({}..={})",
             range.0, range.1
         )));
@@ -71,7 +74,7 @@ impl FromStr for GameSpec {
         let (name, params) = s.split_once(':').unwrap_or((s, ""));
         let pairs = parse_key_values(params)?;
         let unknown = |key: &str, known: &str| {
-            SpecError(format!("{name}: unknown key '{key}' (expected {known})"))
+            SpecError::Invalid(format!("{name}: unknown key '{key}' (expected {known})"))
         };
         match name {
             "tictactoe" | "ttt" => match pairs.first() {
@@ -96,14 +99,19 @@ impl FromStr for GameSpec {
                             tree.depth = number(name, k, v, (1, 40))?;
                             has_depth = true;
                         }
-                        "order" => tree.order = v.parse().map_err(|e| SpecError(format!("{name}: {e}")))?,
+                        "order" => {
+                            tree.order = v
+                                .parse()
+                                .map_err(|e| SpecError::Invalid(format!("{name}: {e}")))?
+                        }
                         "seed" => tree.seed = number(name, k, v, (0, u64::MAX))?,
                         _ => return Err(unknown(k, "width, depth, order, seed")),
                     }
                 }
                 if !has_width || !has_depth {
-                    return Err(SpecError(
-                        "uniform: width and depth are required, e.g. uniform:width=3,depth=4".into(),
+                    return Err(SpecError::Invalid(
+                        "uniform: width and depth are required, e.g. uniform:width=3,depth=4"
+                            .into(),
                     ));
                 }
                 Ok(GameSpec::Uniform(tree))
@@ -122,9 +130,7 @@ impl FromStr for GameSpec {
                 }
                 Ok(GameSpec::Random(tree))
             }
-            _ => Err(SpecError(format!(
-                "unknown game '{name}' (expected tictactoe, uniform:width=W,depth=D,... or random:seed=S)"
-            ))),
+            _ => Err(SpecError::UnknownGame(name.to_string())),
         }
     }
 }

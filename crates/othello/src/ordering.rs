@@ -2,10 +2,7 @@
 //! wrapper that applies one to any evaluation, so that the generic search's
 //! [`static_ordering`](prune_search::SearchConfig::static_ordering) switch can use it.
 
-use std::fmt;
-use std::str::FromStr;
-
-use prune_search::{Evaluator, Score};
+use prune_search::{Evaluator, Named, Score};
 
 use crate::board::Board;
 use crate::position::Position;
@@ -25,16 +22,16 @@ pub enum StaticOrdering {
     Evaluation,
 }
 
-impl StaticOrdering {
-    /// Every ordering.
-    pub const ALL: [StaticOrdering; 3] = [
+impl Named for StaticOrdering {
+    const KIND: &'static str = "ordering";
+    const ALL: &'static [Self] = &[
         StaticOrdering::SquareValue,
         StaticOrdering::Mobility,
         StaticOrdering::Evaluation,
     ];
 
     /// The name used on the command line: `square`, `mobility` or `eval`.
-    pub fn name(self) -> &'static str {
+    fn name(self) -> &'static str {
         match self {
             StaticOrdering::SquareValue => "square",
             StaticOrdering::Mobility => "mobility",
@@ -43,22 +40,7 @@ impl StaticOrdering {
     }
 }
 
-impl fmt::Display for StaticOrdering {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for StaticOrdering {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        let lower = s.trim().to_ascii_lowercase();
-        StaticOrdering::ALL
-            .into_iter()
-            .find(|o| o.name() == lower)
-            .ok_or_else(|| format!("unknown ordering '{s}' (expected square, mobility or eval)"))
-    }
-}
+prune_search::named!(StaticOrdering);
 
 /// Square values for ordering, by square class, a1 = index 0 (symmetric under the board's
 /// eight symmetries). Corners are worth most; the X-squares (b2) and C-squares (b1) next to a
@@ -153,7 +135,7 @@ mod tests {
             a.sort_by_key(|m| m.index());
             b.sort_by_key(|m| m.index());
             assert_eq!(a, b, "{ordering}");
-            assert_eq!(ordering.name().parse(), Ok(ordering));
+            assert_eq!(ordering.name().parse(), Ok(*ordering));
         }
         // Fastest first: replies never increase along the sorted list.
         let mut sorted = moves.clone();

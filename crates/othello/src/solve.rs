@@ -22,7 +22,7 @@
 //! nodes than an exact one.
 
 use prune_search::{
-    Algorithm, ConfigError, Engine, Evaluator, Parallel, Score, SearchConfig, SearchLimits,
+    Algorithm, ConfigError, Engine, Evaluator, Named, Parallel, Score, SearchConfig, SearchLimits,
     SearchResult, SearchStats, TtConfig, Window,
 };
 use serde::{Deserialize, Serialize};
@@ -45,12 +45,22 @@ pub enum SolveWindow {
     WinDrawLoss,
 }
 
-impl SolveWindow {
+impl Named for SolveWindow {
+    const KIND: &'static str = "window";
+    const ALL: &'static [Self] = &[SolveWindow::Exact, SolveWindow::WinDrawLoss];
+
     /// The name used on the command line and in reports: `exact` or `wdl`.
-    pub fn name(self) -> &'static str {
+    fn name(self) -> &'static str {
         match self {
             SolveWindow::Exact => "exact",
             SolveWindow::WinDrawLoss => "wdl",
+        }
+    }
+
+    fn aliases(self) -> &'static [&'static str] {
+        match self {
+            SolveWindow::Exact => &[],
+            SolveWindow::WinDrawLoss => &["win-draw-loss"],
         }
     }
 }
@@ -67,15 +77,20 @@ pub enum SolverKind {
     Generic,
 }
 
-impl SolverKind {
+impl Named for SolverKind {
+    const KIND: &'static str = "solver";
+    const ALL: &'static [Self] = &[SolverKind::Fast, SolverKind::Generic];
+
     /// The name used on the command line and in reports: `fast` or `generic`.
-    pub fn name(self) -> &'static str {
+    fn name(self) -> &'static str {
         match self {
             SolverKind::Fast => "fast",
             SolverKind::Generic => "generic",
         }
     }
 }
+
+prune_search::named!(SolveWindow, SolverKind);
 
 /// How to solve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

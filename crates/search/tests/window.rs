@@ -24,8 +24,11 @@ fn a_windowed_search_returns_the_value_or_a_true_bound_beyond_the_window() {
         // A window around a point near the value: sometimes containing it, sometimes not.
         let centre = value.raw() + (mix(seed, 5) % 41) as i32 - 20;
         let half = 1 + (mix(seed, 6) % 8) as i32;
-        let window = Window::new(Score::from_raw(centre - half), Score::from_raw(centre + half))
-            .expect("a non-empty window");
+        let window = Window::new(
+            Score::from_raw(centre - half),
+            Score::from_raw(centre + half),
+        )
+        .expect("a non-empty window");
         for config in all_configs(seed) {
             let mut engine = Engine::new(config).unwrap();
             let r = engine

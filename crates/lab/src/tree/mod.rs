@@ -14,9 +14,8 @@ mod svg;
 mod text;
 
 use std::fmt::Display;
-use std::str::FromStr;
 
-use prune_search::{NodeEnd, Score, SearchTree, TracedNode};
+use prune_search::{Named, NodeEnd, Score, SearchTree, TracedNode};
 
 pub use layout::{layout, Layout};
 
@@ -31,17 +30,40 @@ pub enum TreeFormat {
     Text,
 }
 
-impl FromStr for TreeFormat {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "svg" => Ok(TreeFormat::Svg),
-            "dot" | "gv" => Ok(TreeFormat::Dot),
-            "text" | "txt" => Ok(TreeFormat::Text),
-            _ => Err(format!("unknown format '{s}' (expected svg, dot or text)")),
+impl Named for TreeFormat {
+    const KIND: &'static str = "format";
+    const ALL: &'static [Self] = &[TreeFormat::Svg, TreeFormat::Dot, TreeFormat::Text];
+
+    fn name(self) -> &'static str {
+        match self {
+            TreeFormat::Svg => "svg",
+            TreeFormat::Dot => "dot",
+            TreeFormat::Text => "text",
+        }
+    }
+
+    fn aliases(self) -> &'static [&'static str] {
+        match self {
+            TreeFormat::Dot => &["gv"],
+            TreeFormat::Text => &["txt"],
+            TreeFormat::Svg => &[],
         }
     }
 }
+
+impl Named for Passes {
+    const KIND: &'static str = "passes";
+    const ALL: &'static [Self] = &[Passes::All, Passes::Last];
+
+    fn name(self) -> &'static str {
+        match self {
+            Passes::All => "all",
+            Passes::Last => "last",
+        }
+    }
+}
+
+prune_search::named!(TreeFormat, Passes);
 
 /// Draws `pictures` (one per search, one above the other) in `format`.
 pub fn render(pictures: &[Picture], format: TreeFormat) -> String {

@@ -186,5 +186,9 @@ fn formats_parse() {
     assert_eq!("SVG".parse(), Ok(TreeFormat::Svg));
     assert_eq!("gv".parse(), Ok(TreeFormat::Dot));
     assert_eq!("txt".parse(), Ok(TreeFormat::Text));
-    assert!("png".parse::<TreeFormat>().unwrap_err().contains("png"));
+    assert!("png"
+        .parse::<TreeFormat>()
+        .unwrap_err()
+        .to_string()
+        .contains("png"));
 }
