@@ -84,20 +84,15 @@ pub struct MatchArgs {
     #[arg(long, value_name = "SECONDS", requires = "b_engine")]
     pub engine_timeout: Option<f64>,
     /// How long an external engine may take to start and answer its first `ping`, in seconds
-    /// (Edax 4.6 searches for tens of seconds before it reads its input). The wait is shown on
-    /// stderr every 5 s unless `-q`.
-    #[arg(
-        long,
-        value_name = "SECONDS",
-        requires = "b_engine",
-        default_value_t = 120.0
-    )]
-    pub engine_start_timeout: f64,
-    /// The NBoard protocol version sent to an external engine (`nboard 1` or `nboard 2`):
-    /// Edax 4.6 expects 1, `prune nboard` takes either.
-    #[arg(long, value_name = "VERSION", requires = "b_engine", default_value_t = 1,
+    /// [default: 120] (Edax 4.6 searches for tens of seconds before it reads its input). The
+    /// wait is shown on stderr every 5 s unless `-q`.
+    #[arg(long, value_name = "SECONDS", requires = "b_engine")]
+    pub engine_start_timeout: Option<f64>,
+    /// The NBoard protocol version sent to an external engine, `nboard 1` or `nboard 2`
+    /// [default: 1]: Edax 4.6 expects 1, `prune nboard` takes either.
+    #[arg(long, value_name = "VERSION", requires = "b_engine",
           value_parser = clap::value_parser!(u32).range(1..=2))]
-    pub engine_protocol: u32,
+    pub engine_protocol: Option<u32>,
     /// Write every game as GGF to this file, one game per line.
     #[arg(long, value_name = "FILE")]
     pub ggf: Option<PathBuf>,
@@ -218,6 +213,23 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
             ))
         }
     };
+    // (clap's `requires` does not catch these when --b is given.)
+    if args.b_engine.is_none() {
+        for (given, option) in [
+            (args.engine_timeout.is_some(), "--engine-timeout"),
+            (
+                args.engine_start_timeout.is_some(),
+                "--engine-start-timeout",
+            ),
+            (args.engine_protocol.is_some(), "--engine-protocol"),
+        ] {
+            if given {
+                return Err(CliError::Usage(format!(
+                    "{option} concerns an external engine: it needs --b-engine"
+                )));
+            }
+        }
+    }
     let control = time_control(args)?;
     let algorithm: Algorithm = args
         .algorithm
@@ -232,8 +244,11 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
     }
     let defaults = ExternalOptions::default();
     let engine_options = ExternalOptions {
-        protocol: args.engine_protocol,
-        start_timeout: seconds("--engine-start-timeout", args.engine_start_timeout)?,
+        protocol: args.engine_protocol.unwrap_or(defaults.protocol),
+        start_timeout: match args.engine_start_timeout {
+            Some(s) => seconds("--engine-start-timeout", s)?,
+            None => defaults.start_timeout,
+        },
         untimed_limit: match args.engine_timeout {
             Some(s) => seconds("--engine-timeout", s)?,
             None => defaults.untimed_limit,

@@ -436,7 +436,19 @@ fn bad_engine_options_are_usage_errors() {
                 "--engine-protocol",
                 "2",
             ],
-            "--b-engine",
+            "--engine-protocol concerns an external engine: it needs --b-engine",
+        ),
+        (
+            &[
+                "match",
+                "--a",
+                "plain",
+                "--b",
+                "full",
+                "--engine-timeout",
+                "5",
+            ],
+            "--engine-timeout concerns an external engine",
         ),
         (
             &[
