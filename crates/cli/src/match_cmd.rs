@@ -84,12 +84,13 @@ pub struct MatchArgs {
     #[arg(long, value_name = "SECONDS", requires = "b_engine")]
     pub engine_timeout: Option<f64>,
     /// How long an external engine may take to start and answer its first `ping`, in seconds
-    /// [default: 120] (Edax 4.6 searches for tens of seconds before it reads its input). The
+    /// [default: 120] (Edax 4.6 without a book file searches for tens of seconds first). The
     /// wait is shown on stderr every 5 s unless `-q`.
     #[arg(long, value_name = "SECONDS", requires = "b_engine")]
     pub engine_start_timeout: Option<f64>,
     /// The NBoard protocol version sent to an external engine, `nboard 1` or `nboard 2`
-    /// [default: 1]: Edax 4.6 expects 1, `prune nboard` takes either.
+    /// [default: 1]: Edax 4.6 expects 1 (it complains about 2 on stderr, then goes on),
+    /// `prune nboard` takes either.
     #[arg(long, value_name = "VERSION", requires = "b_engine",
           value_parser = clap::value_parser!(u32).range(1..=2))]
     pub engine_protocol: Option<u32>,

@@ -2,11 +2,13 @@
 //!
 //! The engine is started as a subprocess (the command split on whitespace: a program and its
 //! arguments, no shell). It is sent `nboard N` ([`ExternalOptions::protocol`], 1 by default:
-//! Edax 4.6 accepts only 1, and prune's own `prune nboard` any) and a `ping`, and must answer
-//! `pong` within [`ExternalOptions::start_timeout`]. That wait is long by default, as an engine
-//! may be slow to start: Edax 4.6 in NBoard mode searches the start position (to build its
-//! opening book) before it reads its input, for tens of seconds. [`ExternalEngine::start_reporting`]
-//! takes a callback told every [`ExternalOptions::report_every`] how long the wait has lasted.
+//! Edax 4.6 expects 1 (it writes an error for 2 and goes on), and prune's own `prune nboard`
+//! takes any) and a `ping`, and must answer `pong` within [`ExternalOptions::start_timeout`].
+//! That wait is long by default, as an engine may be slow to start: Edax 4.6 in NBoard mode,
+//! without an opening book file, starts a new book by searching the start position at its level
+//! (21 by default) before it answers anything, for tens of seconds.
+//! [`ExternalEngine::start_reporting`] takes a callback told every
+//! [`ExternalOptions::report_every`] how long the wait has lasted.
 //! Whatever the engine writes before the `pong` is ignored, and so is all its standard error
 //! (read all along, so that it never blocks the engine; its last lines go into error messages).
 //! Output that is not UTF-8 is read with replacement characters. A `set myname NAME` line names
