@@ -2,6 +2,7 @@
 //! a set of openings with the colours swapped; wins, draws, losses, disc margin and Elo.
 
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use clap::Args;
@@ -10,7 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use prune_othello::Color;
 use prune_play::arena::{play_match, MatchGame, MatchSummary, Side, SideStats, Tally};
 use prune_play::elo::Z_95;
-use prune_play::external::{ExternalEngine, ExternalOptions};
+use prune_play::external::{ExternalEngine, ExternalOptions, StartWait};
 use prune_play::openings::{all_openings, pick, DEFAULT_PLIES, MAX_PLIES};
 use prune_play::{Agent, EnginePlayer, PlayerOptions, TimeControl};
 use prune_search::{Algorithm, Parallel, ParallelKind};
@@ -83,6 +84,17 @@ pub struct MatchArgs {
     /// Timed moves may take twice their time plus a second.
     #[arg(long, value_name = "SECONDS", requires = "b_engine")]
     pub engine_timeout: Option<f64>,
+    /// How long an external engine may take to start and answer its first `ping`, in seconds
+    /// [default: 120] (Edax 4.6 without a book file searches for tens of seconds first). The
+    /// wait is shown on stderr every 5 s unless `-q`.
+    #[arg(long, value_name = "SECONDS", requires = "b_engine")]
+    pub engine_start_timeout: Option<f64>,
+    /// The NBoard protocol version sent to an external engine, `nboard 1` or `nboard 2`
+    /// [default: 1]: Edax 4.6 expects 1 (it complains about 2 on stderr, then goes on),
+    /// `prune nboard` takes either.
+    #[arg(long, value_name = "VERSION", requires = "b_engine",
+          value_parser = clap::value_parser!(u32).range(1..=2))]
+    pub engine_protocol: Option<u32>,
     /// Write every game as GGF to this file, one game per line.
     #[arg(long, value_name = "FILE")]
     pub ggf: Option<PathBuf>,
@@ -149,6 +161,27 @@ fn engine_player(
     EnginePlayer::new(options).map_err(|e| CliError::Usage(format!("{option} {preset}: {e}")))
 }
 
+/// `value` seconds of `option` as a duration: positive and at most a million.
+fn seconds(option: &str, value: f64) -> Result<Duration, CliError> {
+    if value.is_finite() && value > 0.0 && value <= 1e6 {
+        Ok(Duration::from_secs_f64(value))
+    } else {
+        Err(CliError::Usage(format!(
+            "{option}: '{value}' is not a positive number of seconds (at most 1000000)"
+        )))
+    }
+}
+
+/// The line that shows an external engine's start-up wait.
+fn start_wait_line(wait: &StartWait) -> String {
+    format!(
+        "waiting for {} to start: {:.0} s (at most {:.0} s, --engine-start-timeout) ...",
+        wait.engine,
+        wait.waited.as_secs_f64(),
+        wait.limit.as_secs_f64()
+    )
+}
+
 /// A progress bar on standard error, one step per game.
 fn progress_bar(games: u64, quiet: bool) -> Option<ProgressBar> {
     if quiet {
@@ -182,6 +215,23 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
             ))
         }
     };
+    // (clap's `requires` does not catch these when --b is given.)
+    if args.b_engine.is_none() {
+        for (given, option) in [
+            (args.engine_timeout.is_some(), "--engine-timeout"),
+            (
+                args.engine_start_timeout.is_some(),
+                "--engine-start-timeout",
+            ),
+            (args.engine_protocol.is_some(), "--engine-protocol"),
+        ] {
+            if given {
+                return Err(CliError::Usage(format!(
+                    "{option} concerns an external engine: it needs --b-engine"
+                )));
+            }
+        }
+    }
     let control = time_control(args)?;
     let algorithm: Algorithm = args
         .algorithm
@@ -194,20 +244,23 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
             "--openings: at most {MAX_PLIES} plies"
         )));
     }
-    let engine_options = match args.engine_timeout {
-        Some(s) if !(s.is_finite() && s > 0.0 && s <= 1e6) => {
-            return Err(CliError::Usage(format!(
-                "--engine-timeout: '{s}' is not a positive number of seconds"
-            )))
-        }
-        Some(s) => ExternalOptions {
-            untimed_limit: Duration::from_secs_f64(s),
-            ..ExternalOptions::default()
+    let defaults = ExternalOptions::default();
+    let engine_options = ExternalOptions {
+        protocol: args.engine_protocol.unwrap_or(defaults.protocol),
+        start_timeout: match args.engine_start_timeout {
+            Some(s) => seconds("--engine-start-timeout", s)?,
+            None => defaults.start_timeout,
         },
-        None => ExternalOptions::default(),
+        untimed_limit: match args.engine_timeout {
+            Some(s) => seconds("--engine-timeout", s)?,
+            None => defaults.untimed_limit,
+        },
+        ..defaults
     };
 
     let mut a = engine_player("--a", &args.a, &args.a_eval, algorithm, parallel)?;
+    // The progress bar once it is shown, for reports of an external engine's (re)start.
+    let bar_slot: Arc<Mutex<Option<ProgressBar>>> = Arc::default();
     let mut b: Box<dyn Agent> = match b_spec {
         BSpec::Preset(preset) => Box::new(engine_player(
             "--b",
@@ -216,10 +269,29 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
             algorithm,
             parallel,
         )?),
-        BSpec::Engine(command) => Box::new(
-            ExternalEngine::start(command, engine_options)
-                .map_err(|e| CliError::Failure(format!("--b-engine: {e}")))?,
-        ),
+        BSpec::Engine(command) => {
+            let shown = Arc::clone(&bar_slot);
+            let quiet = args.quiet;
+            let engine = ExternalEngine::start_reporting(command, engine_options, move |wait| {
+                if quiet {
+                    return;
+                }
+                let line = start_wait_line(&wait);
+                match shown.lock().ok().and_then(|bar| bar.clone()) {
+                    Some(bar) => bar.println(line),
+                    None => eprintln!("{line}"),
+                }
+            })
+            .map_err(|e| {
+                let hint = if e.0.contains("no answer in time while starting") {
+                    "; a slow engine may need a longer --engine-start-timeout"
+                } else {
+                    ""
+                };
+                CliError::Failure(format!("--b-engine: {e}{hint}"))
+            })?;
+            Box::new(engine)
+        }
     };
 
     // The openings: one per pair of games.
@@ -247,6 +319,9 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
         (a_name.clone(), b_name.clone())
     };
     let bar = progress_bar(games as u64, args.quiet || args.json);
+    if let Ok(mut slot) = bar_slot.lock() {
+        slot.clone_from(&bar);
+    }
     let mut tally = Tally::default();
     let results = play_match(&mut a, b.as_mut(), &openings, games, control, |g| {
         tally.add(g.a_margin());
@@ -569,5 +644,36 @@ fn print_match(info: &Info, algorithm: Algorithm, results: &[MatchGame], s: &Mat
             "... and {} more forfeits (--json lists them all)",
             forfeits.len() - MAX_FORFEITS_SHOWN
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_start_wait_is_shown_in_whole_seconds_with_its_limit() {
+        let wait = StartWait {
+            engine: "edax",
+            waited: Duration::from_millis(5_012),
+            limit: Duration::from_secs(120),
+        };
+        assert_eq!(
+            start_wait_line(&wait),
+            "waiting for edax to start: 5 s (at most 120 s, --engine-start-timeout) ..."
+        );
+    }
+
+    #[test]
+    fn seconds_must_be_positive_and_finite() {
+        assert_eq!(seconds("--x", 0.5).unwrap(), Duration::from_millis(500));
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY, 2e6] {
+            match seconds("--x", bad) {
+                Err(CliError::Usage(err)) => {
+                    assert!(err.contains("--x") && err.contains("seconds"), "{err}")
+                }
+                other => panic!("{bad}: {other:?}"),
+            }
+        }
     }
 }

@@ -265,3 +265,202 @@ fn prune_plays_prune_nboard() {
         assert!(g["forfeit"].is_null(), "{g}");
     }
 }
+
+/// Writes an executable shell script `name` with `body` into a fresh folder of this test run.
+#[cfg(unix)]
+fn fake_engine(name: &str, body: &str) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("prune-match-fakes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// An engine that behaves like Edax 4.6 in NBoard mode at start-up: before it reads anything
+/// it writes more to stderr than a pipe holds (bytes that are not UTF-8 among them) and a search
+/// line to stdout, and sleeps; it refuses any protocol but `nboard 1` (more strictly than Edax,
+/// which writes an error and goes on); then it is `prune nboard`, which plays legal moves.
+#[cfg(unix)]
+fn edax_like_engine() -> String {
+    let path = fake_engine(
+        "edax-like.sh",
+        &format!(
+            "head -c 300000 /dev/zero | tr '\\0' x >&2\n\
+             printf '\\nnot \\377 utf-8\\n' >&2\n\
+             echo '21@73%  +00        0:38.230     365156582    9551572 d3 C3 c4 E3'\n\
+             sleep 2\n\
+             read cmd version\n\
+             if [ \"$cmd $version\" != 'nboard 1' ]; then\n\
+               echo \"Error: Edax expected \\\"nboard 1\\\" protocol, not '$cmd $version'\" >&2\n\
+               exit 1\n\
+             fi\n\
+             exec '{}' nboard --preset plain\n",
+            env!("CARGO_BIN_EXE_prune")
+        ),
+    );
+    path.to_str().unwrap().to_string()
+}
+
+/// A slow start (longer than nothing, shorter than the start-up wait), stderr noise and the
+/// default `nboard 1`: the match is played through.
+#[cfg(unix)]
+#[test]
+fn an_engine_slow_to_start_that_speaks_only_nboard_1_plays_the_match() {
+    let engine = edax_like_engine();
+    let o = prune(&[
+        "match",
+        "--a",
+        "plain",
+        "--b-engine",
+        &engine,
+        "--engine-start-timeout",
+        "300",
+        "--games",
+        "2",
+        "--depth",
+        "2",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    let r = &v["results"];
+    assert_eq!(
+        count(&r["wins"]) + count(&r["draws"]) + count(&r["losses"]),
+        2
+    );
+    assert_eq!(count(&r["a_forfeits"]) + count(&r["b_forfeits"]), 0, "{v}");
+}
+
+/// `--engine-protocol 2` is sent as asked; the engine's refusal ends the match with its reason.
+#[cfg(unix)]
+#[test]
+fn a_refused_protocol_version_is_a_clear_error() {
+    let engine = edax_like_engine();
+    let o = prune(&[
+        "match",
+        "--a",
+        "plain",
+        "--b-engine",
+        &engine,
+        "--engine-protocol",
+        "2",
+        "--engine-start-timeout",
+        "300",
+        "--depth",
+        "1",
+        "-q",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("--b-engine: engine edax-like.sh: exited")
+            && err.contains("expected \"nboard 1\" protocol, not 'nboard 2'"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+/// An engine that never answers within the start-up wait: an error that names the option.
+#[cfg(unix)]
+#[test]
+fn an_engine_that_does_not_start_in_time_names_the_option() {
+    let engine = fake_engine("asleep.sh", "exec sleep 30\n");
+    let o = prune(&[
+        "match",
+        "--a",
+        "plain",
+        "--b-engine",
+        engine.to_str().unwrap(),
+        "--engine-start-timeout",
+        "0.2",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("no answer in time while starting (waited 0.2 s for 'pong 1')")
+            && err.contains("--engine-start-timeout"),
+        "{err}"
+    );
+}
+
+#[test]
+fn bad_engine_options_are_usage_errors() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &[
+                "match",
+                "--a",
+                "plain",
+                "--b-engine",
+                "x",
+                "--engine-start-timeout",
+                "0",
+            ],
+            "--engine-start-timeout: '0' is not a positive number of seconds",
+        ),
+        (
+            &[
+                "match",
+                "--a",
+                "plain",
+                "--b-engine",
+                "x",
+                "--engine-start-timeout",
+                "soon",
+            ],
+            "--engine-start-timeout",
+        ),
+        (
+            &[
+                "match",
+                "--a",
+                "plain",
+                "--b-engine",
+                "x",
+                "--engine-protocol",
+                "3",
+            ],
+            "--engine-protocol",
+        ),
+        (
+            &[
+                "match",
+                "--a",
+                "plain",
+                "--b",
+                "full",
+                "--engine-protocol",
+                "2",
+            ],
+            "--engine-protocol concerns an external engine: it needs --b-engine",
+        ),
+        (
+            &[
+                "match",
+                "--a",
+                "plain",
+                "--b",
+                "full",
+                "--engine-timeout",
+                "5",
+            ],
+            "--engine-timeout concerns an external engine",
+        ),
+        (
+            &[
+                "match",
+                "--a",
+                "plain",
+                "--b-engine",
+                "x",
+                "--engine-timeout=-1",
+            ],
+            "--engine-timeout",
+        ),
+    ];
+    assert_usage_errors(cases);
+}

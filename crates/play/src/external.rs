@@ -1,8 +1,18 @@
 //! An external engine that speaks the NBoard protocol, as an [`Agent`].
 //!
 //! The engine is started as a subprocess (the command split on whitespace: a program and its
-//! arguments, no shell). It is sent `nboard 2` and a `ping`, and must answer `pong` within
-//! [`ExternalOptions::start_timeout`]; a `set myname NAME` line names it. For each move it is
+//! arguments, no shell). It is sent `nboard N` ([`ExternalOptions::protocol`], 1 by default:
+//! Edax 4.6 expects 1 (it writes an error for 2 and goes on), and prune's own `prune nboard`
+//! takes any) and a `ping`, and must answer `pong` within [`ExternalOptions::start_timeout`].
+//! That wait is long by default, as an engine may be slow to start: Edax 4.6 in NBoard mode,
+//! without an opening book file, starts a new book by searching the start position at its level
+//! (21 by default) before it answers anything, for tens of seconds.
+//! [`ExternalEngine::start_reporting`] takes a callback told every
+//! [`ExternalOptions::report_every`] how long the wait has lasted.
+//! Whatever the engine writes before the `pong` is ignored, and so is all its standard error
+//! (read all along, so that it never blocks the engine; its last lines go into error messages).
+//! Output that is not UTF-8 is read with replacement characters. A `set myname NAME` line names
+//! the engine (Edax sends one only after `set depth`). For each move it is
 //! sent `set depth D` (when the budget has a depth and the engine has not been told it yet),
 //! `set game <GGF>`, `ping k` and `go`. Lines before `pong k` are stale and ignored; the first
 //! `=== MOVE` after it is the answer (`=== F5`, `=== F5/-1.5/0.2` or `=== f5 -1.5 0.2`), and
@@ -16,9 +26,9 @@
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use prune_othello::Move;
@@ -32,11 +42,22 @@ pub const MAX_LIMIT: Duration = Duration::from_secs(365 * 24 * 3600);
 /// Lines of the engine's standard error kept for error messages.
 const STDERR_LINES: usize = 5;
 
-/// Limits on an external engine's answers.
+/// How long the last words of an engine that has exited are waited for.
+const EXIT_WAIT: Duration = Duration::from_millis(500);
+
+/// The longest line of the engine's standard error kept for error messages, in characters.
+const STDERR_LINE_CHARS: usize = 200;
+
+/// How an external engine is spoken to, and limits on its answers.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ExternalOptions {
+    /// The protocol version sent first, as `nboard N`.
+    pub protocol: u32,
     /// How long the engine may take to start and answer the first `ping`.
     pub start_timeout: Duration,
+    /// How often a start-up wait is reported to the callback of
+    /// [`ExternalEngine::start_reporting`].
+    pub report_every: Duration,
     /// A move with a time budget may take this many times that budget...
     pub time_factor: f64,
     /// ...plus this.
@@ -48,7 +69,9 @@ pub struct ExternalOptions {
 impl Default for ExternalOptions {
     fn default() -> Self {
         ExternalOptions {
-            start_timeout: Duration::from_secs(10),
+            protocol: 1,
+            start_timeout: Duration::from_secs(120),
+            report_every: Duration::from_secs(5),
             time_factor: 2.0,
             time_margin: Duration::from_secs(1),
             untimed_limit: Duration::from_secs(60),
@@ -72,7 +95,45 @@ struct Process {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
-    stderr: Arc<Mutex<VecDeque<String>>>,
+    stderr: Arc<StderrTail>,
+}
+
+/// The last lines of an engine's standard error, and whether it has closed.
+#[derive(Default)]
+struct StderrTail {
+    state: Mutex<(VecDeque<String>, bool)>,
+    closed: Condvar,
+}
+
+impl StderrTail {
+    /// Reads `from` to its end, keeping the last lines.
+    fn keep(&self, from: Receiver<String>) {
+        for line in from {
+            if let Ok(mut state) = self.state.lock() {
+                let lines = &mut state.0;
+                if lines.len() == STDERR_LINES {
+                    lines.pop_front();
+                }
+                lines.push_back(line.chars().take(STDERR_LINE_CHARS).collect());
+            }
+        }
+        if let Ok(mut state) = self.state.lock() {
+            state.1 = true;
+        }
+        self.closed.notify_all();
+    }
+
+    /// The last lines, after waiting up to `wait` for the stream to close (so that an engine
+    /// that has exited has its last words read).
+    fn lines(&self, wait: Duration) -> Vec<String> {
+        let Ok(state) = self.state.lock() else {
+            return Vec::new();
+        };
+        match self.closed.wait_timeout_while(state, wait, |s| !s.1) {
+            Ok((state, _)) => state.0.iter().cloned().collect(),
+            Err(_) => Vec::new(),
+        }
+    }
 }
 
 impl Drop for Process {
@@ -84,18 +145,48 @@ impl Drop for Process {
     }
 }
 
-/// Reads `from` line by line into a channel until it closes.
+/// Reads `from` line by line into a channel until it closes or fails (bytes that are not UTF-8
+/// become replacement characters, and a line end may be `\n` or `\r\n`).
 fn forward_lines(from: impl Read + Send + 'static) -> Receiver<String> {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
-        for line in BufReader::new(from).lines() {
-            let Ok(line) = line else { break };
+        let mut reader = BufReader::new(from);
+        let mut bytes = Vec::new();
+        loop {
+            bytes.clear();
+            match reader.read_until(b'\n', &mut bytes) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            let text = String::from_utf8_lossy(&bytes);
+            let line = text.trim_end_matches(['\n', '\r']).to_string();
             if tx.send(line).is_err() {
                 break;
             }
         }
     });
     rx
+}
+
+/// How long an engine has been starting, as told to the callback of
+/// [`ExternalEngine::start_reporting`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StartWait<'a> {
+    /// The engine's name (its program's file name until it names itself).
+    pub engine: &'a str,
+    /// How long it has been waited for.
+    pub waited: Duration,
+    /// How long it will be waited for in all ([`ExternalOptions::start_timeout`]).
+    pub limit: Duration,
+}
+
+/// A callback told about a start-up wait (see [`ExternalEngine::start_reporting`]).
+pub type StartReport = Box<dyn FnMut(StartWait<'_>) + Send>;
+
+/// What [`ExternalEngine::receive`] got by its deadline.
+enum Received {
+    Line(String),
+    Nothing,
 }
 
 /// An NBoard engine run as a subprocess.
@@ -110,12 +201,35 @@ pub struct ExternalEngine {
     depth: Option<u32>,
     /// Why the engine is unusable until it is started again.
     broken: Option<String>,
+    /// Told about start-up waits (the first start and restarts after a failure).
+    report: Option<StartReport>,
 }
 
 impl ExternalEngine {
     /// Starts `command` (a program and its arguments, split on whitespace) and checks that it
     /// speaks NBoard.
     pub fn start(command: &str, options: ExternalOptions) -> Result<ExternalEngine, AgentError> {
+        Self::launched(command, options, None)
+    }
+
+    /// As [`ExternalEngine::start`], and while the engine has not answered its first `ping`,
+    /// `report` is called every [`ExternalOptions::report_every`] with how long it has been
+    /// waited for; so it is again whenever the engine is restarted after a failure. (The
+    /// library prints nothing: the caller decides how to show the wait.)
+    pub fn start_reporting(
+        command: &str,
+        options: ExternalOptions,
+        report: impl FnMut(StartWait<'_>) + Send + 'static,
+    ) -> Result<ExternalEngine, AgentError> {
+        Self::launched(command, options, Some(Box::new(report)))
+    }
+
+    /// An engine of `command`, started.
+    fn launched(
+        command: &str,
+        options: ExternalOptions,
+        report: Option<StartReport>,
+    ) -> Result<ExternalEngine, AgentError> {
         let program = command
             .split_whitespace()
             .next()
@@ -131,6 +245,7 @@ impl ExternalEngine {
             ping: 0,
             depth: None,
             broken: None,
+            report,
         };
         engine.launch()?;
         Ok(engine)
@@ -165,39 +280,77 @@ impl ExternalEngine {
                 self.command
             )));
         };
-        let tail = Arc::new(Mutex::new(VecDeque::new()));
+        let tail = Arc::new(StderrTail::default());
         let errors = forward_lines(stderr);
         let keep = Arc::clone(&tail);
-        std::thread::spawn(move || {
-            for line in errors {
-                if let Ok(mut tail) = keep.lock() {
-                    if tail.len() == STDERR_LINES {
-                        tail.pop_front();
-                    }
-                    tail.push_back(line);
-                }
-            }
-        });
+        std::thread::spawn(move || keep.keep(errors));
         self.process = Some(Process {
             child,
             stdin,
             lines: forward_lines(stdout),
             stderr: tail,
         });
-        self.send("nboard 2")?;
-        let deadline = Instant::now() + self.options.start_timeout.min(MAX_LIMIT);
-        self.sync(deadline, "while starting")
+        self.send(&format!("nboard {}", self.options.protocol))?;
+        self.wait_for_start()
     }
 
-    /// Marks the engine unusable and returns the error.
+    /// Sends the first `ping` and waits for its `pong`, reporting the wait.
+    fn wait_for_start(&mut self) -> Result<(), AgentError> {
+        let started = Instant::now();
+        let limit = self.options.start_timeout.min(MAX_LIMIT);
+        let deadline = started + limit;
+        // A zero interval would report without end: at least a millisecond between reports.
+        let every = self
+            .options
+            .report_every
+            .clamp(Duration::from_millis(1), MAX_LIMIT);
+        let mut next_report = started + every;
+        let waiting = "while starting";
+        self.ping += 1;
+        let ping = self.ping;
+        self.send(&format!("ping {ping}"))?;
+        loop {
+            let until = if self.report.is_some() {
+                deadline.min(next_report)
+            } else {
+                deadline
+            };
+            match self.receive(until, waiting)? {
+                Received::Line(line) if is_pong(&line, ping) => return Ok(()),
+                Received::Line(_) => {}
+                Received::Nothing if Instant::now() >= deadline => {
+                    let secs = limit.as_secs_f64();
+                    return Err(self.fail(format!(
+                        "no answer in time {waiting} (waited {secs:.1} s for 'pong {ping}')"
+                    )));
+                }
+                Received::Nothing => {
+                    if let Some(report) = &mut self.report {
+                        report(StartWait {
+                            engine: &self.name,
+                            waited: started.elapsed(),
+                            limit,
+                        });
+                    }
+                    next_report += every;
+                }
+            }
+        }
+    }
+
+    /// Marks the engine unusable and returns the error, with the last lines of its standard
+    /// error (waited for a moment when it `exited`).
     fn fail(&mut self, message: String) -> AgentError {
+        self.fail_after(message, Duration::ZERO)
+    }
+
+    /// As [`Self::fail`], waiting up to `wait` for the engine's standard error to close.
+    fn fail_after(&mut self, message: String, wait: Duration) -> AgentError {
         let mut message = format!("engine {}: {message}", self.name);
         if let Some(p) = &self.process {
-            if let Ok(tail) = p.stderr.lock() {
-                if !tail.is_empty() {
-                    let lines: Vec<&str> = tail.iter().map(String::as_str).collect();
-                    message.push_str(&format!(" (its last errors: {})", lines.join(" | ")));
-                }
+            let lines = p.stderr.lines(wait);
+            if !lines.is_empty() {
+                message.push_str(&format!(" (its last errors: {})", lines.join(" | ")));
             }
         }
         self.broken = Some(message.clone());
@@ -213,8 +366,16 @@ impl ExternalEngine {
         written.map_err(|e| self.fail(format!("cannot write to it ({e}); did it exit?")))
     }
 
-    /// The next line, by `deadline`.
+    /// The next line, by `deadline`; none in time is an error.
     fn read_line(&mut self, deadline: Instant, waiting: &str) -> Result<String, AgentError> {
+        match self.receive(deadline, waiting)? {
+            Received::Line(line) => Ok(line),
+            Received::Nothing => Err(self.fail(format!("no answer in time {waiting}"))),
+        }
+    }
+
+    /// The next line, or nothing by `deadline`; an engine that has exited is an error.
+    fn receive(&mut self, deadline: Instant, waiting: &str) -> Result<Received, AgentError> {
         let received = match &self.process {
             Some(p) => p
                 .lines
@@ -228,34 +389,34 @@ impl ExternalEngine {
                         self.name = name.trim().to_string();
                     }
                 }
-                Ok(line)
+                Ok(Received::Line(line))
             }
-            Err(RecvTimeoutError::Timeout) => {
-                Err(self.fail(format!("no answer in time {waiting}")))
-            }
+            Err(RecvTimeoutError::Timeout) => Ok(Received::Nothing),
             Err(RecvTimeoutError::Disconnected) => {
+                // The output is closed; the process has probably exited, but do not wait for it
+                // (it is killed when dropped).
                 let status = self
                     .process
                     .as_mut()
-                    .and_then(|p| p.child.wait().ok())
+                    .and_then(|p| exit_status(&mut p.child))
                     .map_or(String::new(), |s| format!(" ({s})"));
-                Err(self.fail(format!("exited{status} {waiting}")))
+                Err(self.fail_after(format!("exited{status} {waiting}"), EXIT_WAIT))
             }
         }
     }
+}
 
-    /// Sends `ping k` and reads until `pong k`.
-    fn sync(&mut self, deadline: Instant, waiting: &str) -> Result<(), AgentError> {
-        self.ping += 1;
-        let ping = self.ping;
-        self.send(&format!("ping {ping}"))?;
-        loop {
-            let line = self.read_line(deadline, waiting)?;
-            if is_pong(&line, ping) {
-                return Ok(());
-            }
+/// How `child` exited, if it does within a moment (it is not waited for longer: a process that
+/// closed its output may still run).
+fn exit_status(child: &mut Child) -> Option<ExitStatus> {
+    for _ in 0..20 {
+        match child.try_wait() {
+            Ok(Some(status)) => return Some(status),
+            Ok(None) => std::thread::sleep(Duration::from_millis(10)),
+            Err(_) => return None,
         }
     }
+    None
 }
 
 /// Whether `line` is `pong k`.
@@ -395,7 +556,9 @@ mod tests {
 
         fn quick() -> ExternalOptions {
             ExternalOptions {
+                protocol: 2,
                 start_timeout: Duration::from_secs(5),
+                report_every: Duration::from_secs(1),
                 time_factor: 1.0,
                 time_margin: Duration::from_millis(300),
                 untimed_limit: Duration::from_millis(300),
@@ -477,6 +640,95 @@ mod tests {
                 .err()
                 .expect("no pong");
             assert!(err.0.contains("no answer in time while starting"), "{err}");
+        }
+
+        #[test]
+        fn a_slow_start_is_reported_until_the_engine_answers() {
+            // The engine answers only once the report has been made (a file appears), so the
+            // test does not depend on how fast anything runs.
+            let dir = script("unused", "").with_file_name("slow-start");
+            let _ = std::fs::remove_dir_all(&dir);
+            let path = script(
+                "slow.sh",
+                &format!(
+                    "while [ ! -d '{}' ]; do sleep 0.05; done\n\
+                     while read cmd arg rest; do\n\
+                       case \"$cmd\" in ping) echo \"pong $arg\" ;; esac\n\
+                     done\n",
+                    dir.display()
+                ),
+            );
+            let opts = ExternalOptions {
+                start_timeout: Duration::from_secs(600),
+                report_every: Duration::from_millis(20),
+                ..quick()
+            };
+            let reports = Arc::new(Mutex::new(Vec::new()));
+            let seen = Arc::clone(&reports);
+            let e = ExternalEngine::start_reporting(path.to_str().unwrap(), opts, move |w| {
+                seen.lock()
+                    .unwrap()
+                    .push((w.engine.to_string(), w.waited, w.limit));
+                let _ = std::fs::create_dir_all(&dir);
+            })
+            .unwrap();
+            let reports = reports.lock().unwrap();
+            assert!(!reports.is_empty());
+            for (i, (engine, waited, limit)) in reports.iter().enumerate() {
+                assert_eq!((engine.as_str(), *limit), ("slow.sh", opts.start_timeout));
+                assert!(i == 0 || *waited >= reports[i - 1].1);
+            }
+            assert_eq!(e.name(), "slow.sh");
+        }
+
+        #[test]
+        fn the_protocol_version_is_the_one_asked_for() {
+            // Stricter than Edax 4.6, which writes this error and goes on.
+            let path = script(
+                "version1.sh",
+                "while read cmd arg rest; do\n\
+                   case \"$cmd\" in\n\
+                     nboard) [ \"$arg\" = 1 ] || { echo 'expected \"nboard 1\"' >&2; exit 1; } ;;\n\
+                     ping) echo \"pong $arg\" ;;\n\
+                   esac\n\
+                 done\n",
+            );
+            let v1 = ExternalOptions {
+                protocol: 1,
+                ..quick()
+            };
+            assert!(ExternalEngine::start(path.to_str().unwrap(), v1).is_ok());
+            let err = ExternalEngine::start(path.to_str().unwrap(), quick())
+                .err()
+                .expect("nboard 2 is refused");
+            assert!(
+                err.0.contains("exited") && err.0.contains("expected \"nboard 1\""),
+                "{err}"
+            );
+        }
+
+        #[test]
+        fn noise_on_both_outputs_is_read_past() {
+            // More standard error than a pipe holds, before the engine reads anything; bytes
+            // that are not UTF-8, a search line and a stale answer on standard output.
+            let path = script(
+                "noisy.sh",
+                "head -c 300000 /dev/zero | tr '\\0' x >&2\n\
+                 printf 'bad \\377\\376 bytes\\n' >&2\n\
+                 printf '\\377\\376\\n21@73%%  +00  0:38.230  365156582  d3 C3 c4\\n=== f5 0.00 0.0\\n'\n\
+                 while read cmd arg rest; do\n\
+                   case \"$cmd\" in\n\
+                     set) [ \"$arg\" = depth ] && echo \"set myname Edax$rest\" ;;\n\
+                     ping) printf 'pong %s\\r\\n' \"$arg\" ;;\n\
+                     go) echo 'status Edax is thinking'; echo 'nodestats 77 0.01';\n\
+                         echo '=== d3 -2.00 0.0'; echo 'status Edax is waiting' ;;\n\
+                   esac\n\
+                 done\n",
+            );
+            let mut e = ExternalEngine::start(path.to_str().unwrap(), quick()).unwrap();
+            let t = e.choose(&GameRecord::default(), &Budget::depth(4)).unwrap();
+            assert_eq!((t.mv, t.eval, t.nodes), ("d3".parse().unwrap(), -2.0, 77));
+            assert_eq!(e.name(), "Edax4");
         }
 
         #[test]
