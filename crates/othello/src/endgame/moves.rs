@@ -1,0 +1,143 @@
+//! The move list of the ordered nodes: each legal move with its flips and its ordering key,
+//! handed out best first.
+
+use super::ordering::{KeyContext, TABLE_MOVE_KEY, WIPE_OUT_KEY};
+use super::Kernel;
+
+/// A move and the discs it flips: the square (0-63) of the placed disc and the flipped discs.
+#[derive(Clone, Copy)]
+pub(super) struct Placement {
+    /// The square of the placed disc.
+    pub(super) square: u32,
+    /// The discs it flips.
+    pub(super) flips: u64,
+}
+
+impl Placement {
+    /// The position after the move from `(p, o)`, from the opponent's view (who moves next).
+    #[inline(always)]
+    pub(super) fn after(self, p: u64, o: u64) -> (u64, u64) {
+        (o & !self.flips, p | self.flips | (1u64 << self.square))
+    }
+}
+
+/// An entry of a [`MoveList`]: a move, its flips and its ordering key (smaller first).
+#[derive(Clone, Copy)]
+pub(super) struct KeyedMove {
+    /// The square of the placed disc.
+    pub(super) square: u32,
+    /// The discs it flips.
+    pub(super) flips: u64,
+    /// Where it comes in the order: the smaller, the earlier.
+    pub(super) key: i32,
+}
+
+impl KeyedMove {
+    /// The move without its key.
+    #[inline(always)]
+    pub(super) fn placement(self) -> Placement {
+        Placement {
+            square: self.square,
+            flips: self.flips,
+        }
+    }
+}
+
+/// The moves of a node with their flips and ordering keys, handed out best first.
+pub(super) struct MoveList {
+    moves: [KeyedMove; 32],
+    len: usize,
+}
+
+impl MoveList {
+    /// The legal moves `moves` of `(p, o)` with their keys (see [`KeyContext::key`]); the
+    /// table's move `tt_move` comes first, then a move that wipes out the opponent.
+    #[inline(always)]
+    pub(super) fn new<K: Kernel>(
+        k: K,
+        p: u64,
+        o: u64,
+        mut moves: u64,
+        tt_move: Option<u32>,
+    ) -> Self {
+        let mut list = MoveList {
+            moves: [KeyedMove {
+                square: 0,
+                flips: 0,
+                key: 0,
+            }; 32],
+            len: 0,
+        };
+        let context = KeyContext::new(p, o);
+        while moves != 0 && list.len < 32 {
+            let sq = moves.trailing_zeros();
+            moves &= moves - 1;
+            let bit = 1u64 << sq;
+            let flips = k.flips(sq, p, o);
+            let key = if Some(sq) == tt_move {
+                TABLE_MOVE_KEY
+            } else {
+                let (np, no) = (o & !flips, p | flips | bit);
+                if np == 0 {
+                    WIPE_OUT_KEY
+                } else {
+                    context.key(k, bit, np, no)
+                }
+            };
+            list.moves[list.len] = KeyedMove {
+                square: sq,
+                flips,
+                key,
+            };
+            list.len += 1;
+        }
+        list
+    }
+
+    /// The moves not handed out yet, in no particular order.
+    #[inline(always)]
+    pub(super) fn remaining(&self) -> &[KeyedMove] {
+        &self.moves[..self.len]
+    }
+
+    /// [`MoveList::remaining`], to change their keys.
+    #[inline(always)]
+    pub(super) fn remaining_mut(&mut self) -> &mut [KeyedMove] {
+        &mut self.moves[..self.len]
+    }
+
+    /// Whether every move was handed out.
+    #[inline(always)]
+    pub(super) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Lazy SMP helpers: gives the `k % len`-th best move (by key) the first place, so that
+    /// helpers start on different root moves.
+    pub(super) fn rotate(&mut self, k: usize) {
+        if self.len > 1 {
+            let mut order: Vec<usize> = (0..self.len).collect();
+            order.sort_by_key(|&i| self.moves[i].key);
+            let chosen = order[k % self.len];
+            self.moves[chosen].key = TABLE_MOVE_KEY;
+        }
+    }
+
+    /// The remaining move with the smallest key (selection: most nodes cut off after the first
+    /// one or two moves, so a full sort would be wasted).
+    pub(super) fn next_best(&mut self) -> Option<Placement> {
+        if self.len == 0 {
+            return None;
+        }
+        let mut best = 0;
+        for i in 1..self.len {
+            if self.moves[i].key < self.moves[best].key {
+                best = i;
+            }
+        }
+        let m = self.moves[best];
+        self.len -= 1;
+        self.moves[best] = self.moves[self.len];
+        Some(m.placement())
+    }
+}
