@@ -1,7 +1,9 @@
 //! The move list of the ordered nodes: each legal move with its flips and its ordering key,
 //! handed out best first.
 
-use super::ordering::{KeyContext, TABLE_MOVE_KEY, WIPE_OUT_KEY};
+use super::ordering::{
+    fastest_first_key, parity_squares, squares_beside_empty_corners, TABLE_MOVE_KEY, WIPE_OUT_KEY,
+};
 use super::Kernel;
 
 /// A move and the discs it flips: the square (0-63) of the placed disc and the flipped discs.
@@ -50,7 +52,7 @@ pub(super) struct MoveList {
 }
 
 impl MoveList {
-    /// The legal moves `moves` of `(p, o)` with their keys (see [`KeyContext::key`]); the
+    /// The legal moves `moves` of `(p, o)` with their keys (see [`fastest_first_key`]); the
     /// table's move `tt_move` comes first, then a move that wipes out the opponent.
     #[inline(always)]
     pub(super) fn new<K: Kernel>(
@@ -68,7 +70,9 @@ impl MoveList {
             }; 32],
             len: 0,
         };
-        let context = KeyContext::new(p, o);
+        let empty = !(p | o);
+        let risky = squares_beside_empty_corners(empty);
+        let odd = parity_squares(empty);
         while moves != 0 && list.len < 32 {
             let sq = moves.trailing_zeros();
             moves &= moves - 1;
@@ -81,7 +85,7 @@ impl MoveList {
                 if np == 0 {
                     WIPE_OUT_KEY
                 } else {
-                    context.key(k, bit, np, no)
+                    fastest_first_key(k, bit, np, no, empty, risky, odd)
                 }
             };
             list.moves[list.len] = KeyedMove {

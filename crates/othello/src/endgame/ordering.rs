@@ -12,8 +12,8 @@ use crate::Board;
 
 /// From this many empties up, the ordering key also counts the evaluation of each move's
 /// position (the solver's evaluation, by default the trained patterns), [`EVAL_ORDER_WEIGHT`]
-/// key units per disc (a reply of the opponent counts 16): an evaluation per move repays its
-/// cost only at nodes with this much work below them (docs/tuning.md).
+/// key units per disc (a reply of the opponent counts 16): at smaller nodes an evaluation per
+/// move cost more than it saved (docs/tuning.md).
 pub(super) const EVAL_ORDER_EMPTIES: u32 = 17;
 /// See [`EVAL_ORDER_EMPTIES`] (docs/tuning.md).
 const EVAL_ORDER_WEIGHT: i32 = 4;
@@ -45,63 +45,60 @@ const X_SQUARES: u64 = 0x0042_0000_0000_4200;
 /// The X- and C-squares: next to a corner.
 pub(super) const X_AND_C_SQUARES: u64 = 0x42c3_0000_0000_c342;
 
-/// The X- and C-squares of the corners that are empty in `empty`.
+/// The X- and C-squares of the corners that are empty in `empty`: a move there is penalised.
 #[inline(always)]
-fn squares_beside_empty_corners(empty: u64) -> u64 {
+pub(super) fn squares_beside_empty_corners(empty: u64) -> u64 {
     let corners = empty & CORNERS;
     // A corner's neighbours are exactly its X-square and its two C-squares.
     neighbours(corners) & X_AND_C_SQUARES
 }
 
-/// What the ordering keys of one node's moves depend on besides the move.
-pub(super) struct KeyContext {
-    /// The empty squares.
-    empty: u64,
-    /// The X- and C-squares next to an empty corner.
-    risky: u64,
-    /// The squares of the odd regions below [`PARITY_EMPTIES`]; none from there up.
-    odd: u64,
+/// The squares of the odd regions of `empty` below [`PARITY_EMPTIES`] empties, none from
+/// there up: a move there gets the parity bonus.
+#[inline(always)]
+pub(super) fn parity_squares(empty: u64) -> u64 {
+    if empty.count_ones() < PARITY_EMPTIES {
+        odd_regions(empty)
+    } else {
+        0
+    }
 }
 
-impl KeyContext {
-    /// The context of the node `(p, o)`.
-    #[inline(always)]
-    pub(super) fn new(p: u64, o: u64) -> Self {
-        let empty = !(p | o);
-        let risky = squares_beside_empty_corners(empty);
-        let odd = if empty.count_ones() < PARITY_EMPTIES {
-            odd_regions(empty)
-        } else {
-            0
-        };
-        KeyContext { empty, risky, odd }
-    }
-
-    /// Fastest-first: the key (smaller first) of the move on `bit` that leaves the opponent
-    /// `(np, no)` (to move, not wiped out) is mostly the opponent's number of replies, corners
-    /// counted twice; then the opponent's potential mobility (empty squares next to the
-    /// mover's discs); less a bonus for taking a corner and, below [`PARITY_EMPTIES`], for
-    /// playing in a region with an odd number of empties; plus a penalty for an X- or
-    /// C-square next to an empty corner.
-    #[inline(always)]
-    pub(super) fn key<K: Kernel>(&self, k: K, bit: u64, np: u64, no: u64) -> i32 {
-        let replies = k.moves(np, no);
-        let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-        let potential = (neighbours(no) & self.empty & !bit).count_ones() as i32;
-        let corner = if bit & CORNERS != 0 { CORNER_BONUS } else { 0 };
-        let parity = if bit & self.odd != 0 { PARITY_BONUS } else { 0 };
-        let x = if bit & self.risky & X_SQUARES != 0 {
-            X_PENALTY
-        } else {
-            0
-        };
-        let c = if bit & self.risky & !X_SQUARES != 0 {
-            C_PENALTY
-        } else {
-            0
-        };
-        mobility * MOBILITY_WEIGHT + potential * POTENTIAL_WEIGHT - corner - parity + x + c
-    }
+/// Fastest-first: the key (smaller first) of the move on `bit` that leaves the opponent
+/// `(np, no)` (to move, not wiped out) is mostly the opponent's number of replies, corners
+/// counted twice; then the opponent's potential mobility (empty squares next to the mover's
+/// discs); less a bonus for taking a corner and for playing on a square of `odd` (see
+/// [`parity_squares`]); plus a penalty for a square of `risky` (see
+/// [`squares_beside_empty_corners`]). `empty` is the node's empty squares.
+///
+/// The node's squares come as plain arguments: gathered in a struct, they cost the compiled
+/// node function more instructions (docs/tuning.md).
+#[inline(always)]
+pub(super) fn fastest_first_key<K: Kernel>(
+    k: K,
+    bit: u64,
+    np: u64,
+    no: u64,
+    empty: u64,
+    risky: u64,
+    odd: u64,
+) -> i32 {
+    let replies = k.moves(np, no);
+    let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+    let potential = (neighbours(no) & empty & !bit).count_ones() as i32;
+    let corner = if bit & CORNERS != 0 { CORNER_BONUS } else { 0 };
+    let parity = if bit & odd != 0 { PARITY_BONUS } else { 0 };
+    let x = if bit & risky & X_SQUARES != 0 {
+        X_PENALTY
+    } else {
+        0
+    };
+    let c = if bit & risky & !X_SQUARES != 0 {
+        C_PENALTY
+    } else {
+        0
+    };
+    mobility * MOBILITY_WEIGHT + potential * POTENTIAL_WEIGHT - corner - parity + x + c
 }
 
 impl Shared<'_> {
