@@ -1,10 +1,8 @@
 //! The move list of the ordered nodes: each legal move with its flips and its ordering key,
-//! handed out best first.
+//! handed out best first. The keys are computed where the list is built, in the `ordering`
+//! module.
 
-use super::ordering::{
-    fastest_first_key, parity_squares, squares_beside_empty_corners, TABLE_MOVE_KEY, WIPE_OUT_KEY,
-};
-use super::Kernel;
+use super::ordering::TABLE_MOVE_KEY;
 
 /// A move and the discs it flips: the square (0-63) of the placed disc and the flipped discs.
 #[derive(Clone, Copy)]
@@ -45,59 +43,16 @@ impl KeyedMove {
     }
 }
 
-/// The moves of a node with their flips and ordering keys, handed out best first.
+/// The moves of a node with their flips and ordering keys, handed out best first (built,
+/// keys and all, by `MoveList::new` in the `ordering` module).
 pub(super) struct MoveList {
-    moves: [KeyedMove; 32],
-    len: usize,
+    /// The moves; those from `len` on were handed out (or never filled).
+    pub(super) moves: [KeyedMove; 32],
+    /// How many moves are left.
+    pub(super) len: usize,
 }
 
 impl MoveList {
-    /// The legal moves `moves` of `(p, o)` with their keys (see [`fastest_first_key`]); the
-    /// table's move `tt_move` comes first, then a move that wipes out the opponent.
-    #[inline(always)]
-    pub(super) fn new<K: Kernel>(
-        k: K,
-        p: u64,
-        o: u64,
-        mut moves: u64,
-        tt_move: Option<u32>,
-    ) -> Self {
-        let mut list = MoveList {
-            moves: [KeyedMove {
-                square: 0,
-                flips: 0,
-                key: 0,
-            }; 32],
-            len: 0,
-        };
-        let empty = !(p | o);
-        let risky = squares_beside_empty_corners(empty);
-        let odd = parity_squares(empty);
-        while moves != 0 && list.len < 32 {
-            let sq = moves.trailing_zeros();
-            moves &= moves - 1;
-            let bit = 1u64 << sq;
-            let flips = k.flips(sq, p, o);
-            let key = if Some(sq) == tt_move {
-                TABLE_MOVE_KEY
-            } else {
-                let (np, no) = (o & !flips, p | flips | bit);
-                if np == 0 {
-                    WIPE_OUT_KEY
-                } else {
-                    fastest_first_key(k, bit, np, no, empty, risky, odd)
-                }
-            };
-            list.moves[list.len] = KeyedMove {
-                square: sq,
-                flips,
-                key,
-            };
-            list.len += 1;
-        }
-        list
-    }
-
     /// The moves not handed out yet, in no particular order.
     #[inline(always)]
     pub(super) fn remaining(&self) -> &[KeyedMove] {

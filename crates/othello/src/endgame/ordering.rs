@@ -4,7 +4,7 @@
 //! The values were tuned on FFO positions; what was tried and measured is in
 //! `docs/tuning.md`.
 
-use super::moves::MoveList;
+use super::moves::{KeyedMove, MoveList};
 use super::search::Shared;
 use super::Kernel;
 use crate::bitboard::{neighbours, odd_regions, CORNERS};
@@ -45,60 +45,89 @@ const X_SQUARES: u64 = 0x0042_0000_0000_4200;
 /// The X- and C-squares: next to a corner.
 pub(super) const X_AND_C_SQUARES: u64 = 0x42c3_0000_0000_c342;
 
-/// The X- and C-squares of the corners that are empty in `empty`: a move there is penalised.
+/// The X- and C-squares of the corners that are empty in `empty`.
 #[inline(always)]
-pub(super) fn squares_beside_empty_corners(empty: u64) -> u64 {
+fn squares_beside_empty_corners(empty: u64) -> u64 {
     let corners = empty & CORNERS;
     // A corner's neighbours are exactly its X-square and its two C-squares.
     neighbours(corners) & X_AND_C_SQUARES
 }
 
-/// The squares of the odd regions of `empty` below [`PARITY_EMPTIES`] empties, none from
-/// there up: a move there gets the parity bonus.
-#[inline(always)]
-pub(super) fn parity_squares(empty: u64) -> u64 {
-    if empty.count_ones() < PARITY_EMPTIES {
-        odd_regions(empty)
-    } else {
-        0
+impl MoveList {
+    /// The legal moves `moves` of `(p, o)` with their flips and ordering keys. Fastest-first:
+    /// the key (smaller first) is mostly the opponent's number of replies, corners counted
+    /// twice; then the opponent's potential mobility (empty squares next to the mover's
+    /// discs); less a bonus for taking a corner and, below [`PARITY_EMPTIES`], for playing in
+    /// a region with an odd number of empties; plus a penalty for an X- or C-square next to an
+    /// empty corner. A move that wipes out the opponent comes first, and before it the table's
+    /// move `tt_move`.
+    ///
+    /// The key is computed here in one piece, not in helpers: split up, it cost the compiled
+    /// node function instructions (docs/tuning.md).
+    #[inline(always)]
+    pub(super) fn new<K: Kernel>(
+        k: K,
+        p: u64,
+        o: u64,
+        mut moves: u64,
+        tt_move: Option<u32>,
+    ) -> Self {
+        let mut list = MoveList {
+            moves: [KeyedMove {
+                square: 0,
+                flips: 0,
+                key: 0,
+            }; 32],
+            len: 0,
+        };
+        let empty = !(p | o);
+        let risky = squares_beside_empty_corners(empty);
+        let odd = if empty.count_ones() < PARITY_EMPTIES {
+            odd_regions(empty)
+        } else {
+            0
+        };
+        while moves != 0 && list.len < 32 {
+            let sq = moves.trailing_zeros();
+            moves &= moves - 1;
+            let bit = 1u64 << sq;
+            let flips = k.flips(sq, p, o);
+            let key = if Some(sq) == tt_move {
+                TABLE_MOVE_KEY
+            } else {
+                let (np, no) = (o & !flips, p | flips | bit);
+                if np == 0 {
+                    WIPE_OUT_KEY
+                } else {
+                    let replies = k.moves(np, no);
+                    let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+                    let potential = (neighbours(no) & empty & !bit).count_ones() as i32;
+                    let corner = if bit & CORNERS != 0 { CORNER_BONUS } else { 0 };
+                    let parity = if bit & odd != 0 { PARITY_BONUS } else { 0 };
+                    let x = if bit & risky & X_SQUARES != 0 {
+                        X_PENALTY
+                    } else {
+                        0
+                    };
+                    let c = if bit & risky & !X_SQUARES != 0 {
+                        C_PENALTY
+                    } else {
+                        0
+                    };
+                    mobility * MOBILITY_WEIGHT + potential * POTENTIAL_WEIGHT - corner - parity
+                        + x
+                        + c
+                }
+            };
+            list.moves[list.len] = KeyedMove {
+                square: sq,
+                flips,
+                key,
+            };
+            list.len += 1;
+        }
+        list
     }
-}
-
-/// Fastest-first: the key (smaller first) of the move on `bit` that leaves the opponent
-/// `(np, no)` (to move, not wiped out) is mostly the opponent's number of replies, corners
-/// counted twice; then the opponent's potential mobility (empty squares next to the mover's
-/// discs); less a bonus for taking a corner and for playing on a square of `odd` (see
-/// [`parity_squares`]); plus a penalty for a square of `risky` (see
-/// [`squares_beside_empty_corners`]). `empty` is the node's empty squares.
-///
-/// The node's squares come as plain arguments: gathered in a struct, they cost the compiled
-/// node function more instructions (docs/tuning.md).
-#[inline(always)]
-pub(super) fn fastest_first_key<K: Kernel>(
-    k: K,
-    bit: u64,
-    np: u64,
-    no: u64,
-    empty: u64,
-    risky: u64,
-    odd: u64,
-) -> i32 {
-    let replies = k.moves(np, no);
-    let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-    let potential = (neighbours(no) & empty & !bit).count_ones() as i32;
-    let corner = if bit & CORNERS != 0 { CORNER_BONUS } else { 0 };
-    let parity = if bit & odd != 0 { PARITY_BONUS } else { 0 };
-    let x = if bit & risky & X_SQUARES != 0 {
-        X_PENALTY
-    } else {
-        0
-    };
-    let c = if bit & risky & !X_SQUARES != 0 {
-        C_PENALTY
-    } else {
-        0
-    };
-    mobility * MOBILITY_WEIGHT + potential * POTENTIAL_WEIGHT - corner - parity + x + c
 }
 
 impl Shared<'_> {
