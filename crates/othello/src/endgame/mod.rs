@@ -67,8 +67,8 @@ pub const ORDERED_EMPTIES: u32 = 7;
 /// (docs/tuning.md).
 const ORDERING_PASS_EMPTIES: u32 = 20;
 
-/// How deep the move-ordering pass searches (plies): the depth that solved fastest of those
-/// tried (docs/tuning.md).
+/// How deep the move-ordering pass searches (plies): the depth that did best of those tried
+/// (docs/tuning.md).
 const ORDERING_PASS_DEPTH: u32 = 12;
 
 /// The result of an exact solve.
