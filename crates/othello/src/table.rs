@@ -94,7 +94,7 @@ fn hash(player: u64, opponent: u64) -> u64 {
 
 /// Asks the kernel to back the `len` bytes at `start` with huge pages (2 MiB on x86-64) where
 /// it can: a probe is a random access, which with 4 KiB pages likely misses the TLB too (huge
-/// pages made FFO #40-#44 8-10% faster, see README). Linux only; elsewhere, and if the kernel
+/// pages made the solver faster: docs/tuning.md). Linux only; elsewhere, and if the kernel
 /// says no, nothing changes.
 fn advise_huge_pages(start: usize, len: usize) {
     #[cfg(target_os = "linux")]

@@ -16,7 +16,8 @@
 
 use prune_search::Counters;
 
-use super::{shallow_node, Abort, Root, Shared};
+use super::search::{Abort, Root, Shared};
+use super::shallow::shallow_node;
 use crate::bitboard;
 
 /// The instruction sets the endgame solver is compiled for.

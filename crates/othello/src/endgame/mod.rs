@@ -1,0 +1,301 @@
+//! A fast exact endgame solver specialised for Othello: its own node loop over raw bitboards
+//! (as the style guide allows for the hottest code) and its own transposition table (the
+//! crate's lock-free `EndgameTable`, which verifies whole positions and keeps both bounds and
+//! the best move), reporting the search crate's [`Counters`] and configured by its
+//! [`Parallel`]; proved against the generic search by differential tests.
+//!
+//! The search is principal variation search at the root and null-window search below it
+//! (every interior node is searched with a window one disc wide, except along the first move
+//! of a PV node). What each node does depends on the number of empty squares:
+//!
+//! * many empties ([`ORDERED_EMPTIES`] or more): the transposition table (bounds and best
+//!   move); the stability cutoff (the opponent's stable discs bound the score, see
+//!   [`crate::stability`]); from `ETC_EMPTIES` up, the enhanced transposition cutoff (a child's
+//!   stored bound may already refute the node); moves ordered table move first, then
+//!   fastest-first (fewest opponent replies, corners counted twice), the opponent's potential
+//!   mobility, corners, X- and C-squares next to an empty corner, parity and, from
+//!   `EVAL_ORDER_EMPTIES` up, the evaluation of the position after the move;
+//! * few empties: no table and no move list; the empty squares are tried in parity order (odd
+//!   regions first, corners first within a region), each checked for flips directly, with the
+//!   stability cutoff from `STABILITY_EMPTIES` up;
+//! * two and one empties: dedicated code (no loop; the last move's flips are counted directly).
+//!
+//! Solves of many empties start with a move-ordering pass: the same search cut off
+//! `ORDERING_PASS_DEPTH` plies down, where an evaluation (by default the trained patterns of
+//! [`crate::pattern`]) stands in for the exact score; it stores best moves (no bounds) that
+//! order the upper nodes of the exact search.
+//!
+//! The node functions are compiled once per instruction set, the best one the CPU has picked
+//! at run time (see [`Isa`] and the `isa` submodule: hardware bit counts and scans, AVX2 flips
+//! and moves, prefetched table entries).
+//!
+//! The code, one file each: this API and the solve's driver; `search` (the node loop of the
+//! ordered search); `parallel` (YBWC, PV splitting and Lazy SMP); `shallow` (the leaf search
+//! and the last two and one empties); `ordering` (the ordering key and its weights); `moves`
+//! (the move list); `isa` (the per-instruction-set kernels).
+//!
+//! Each rule and constant was kept because it paid on FFO positions (nodes and time, one
+//! thread unless said otherwise); what was tried and measured is in `docs/tuning.md`.
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+use prune_search::{Counters, Parallel};
+
+mod isa;
+mod moves;
+mod ordering;
+mod parallel;
+mod search;
+mod shallow;
+
+pub use isa::Isa;
+use isa::{with_kernel, Kernel};
+pub use parallel::SPLIT_EMPTIES;
+
+use parallel::Threads;
+use search::{Abort, Root, Shared};
+use shallow::parity;
+
+use crate::table::EndgameTable;
+use crate::{Board, Move, OthelloEval};
+
+/// From this many empties up, nodes use the transposition table and fastest-first ordering.
+pub const ORDERED_EMPTIES: u32 = 7;
+
+/// Exact solves of this many empties or more start with a move-ordering pass (see
+/// [`ordering_pass`]): with the trained patterns at its horizon it pays from here
+/// (docs/tuning.md).
+const ORDERING_PASS_EMPTIES: u32 = 20;
+
+/// How deep the move-ordering pass searches (plies): the depth that did best of those tried
+/// (docs/tuning.md).
+const ORDERING_PASS_DEPTH: u32 = 12;
+
+/// The result of an exact solve.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EndgameResult {
+    /// The final disc difference for the side to move under perfect play (clamped to the
+    /// window asked for: outside it, a bound).
+    pub score: i32,
+    /// A move reaching `score` (`None` when the game is over; `Move::PASS` when the side to
+    /// move must pass).
+    pub best_move: Option<Move>,
+    /// What the search did.
+    pub counters: Counters,
+}
+
+/// An exact endgame solver with its transposition table (reused between solves) and its
+/// threads.
+pub struct EndgameSolver {
+    tt: EndgameTable,
+    /// Solves of this many empties or more start with a move-ordering pass.
+    pass_empties: u32,
+    /// The evaluation at the ordering pass's horizon.
+    eval: OthelloEval,
+    /// The instruction set of the node functions.
+    isa: Isa,
+    parallel: Parallel,
+    threads: Threads,
+}
+
+impl EndgameSolver {
+    /// A sequential solver with a transposition table of `tt_mib` MiB.
+    pub fn new(tt_mib: usize) -> Self {
+        EndgameSolver {
+            tt: EndgameTable::new(tt_mib.max(1)),
+            pass_empties: ORDERING_PASS_EMPTIES,
+            eval: OthelloEval::default(),
+            isa: Isa::best(),
+            parallel: Parallel::SEQUENTIAL,
+            threads: Threads::Sequential,
+        }
+    }
+
+    /// A solver searching with `parallel` threads and scheme (one table for all threads);
+    /// fails if the system cannot start the threads.
+    pub fn with_parallel(tt_mib: usize, parallel: Parallel) -> Result<Self, String> {
+        let threads = Threads::new(parallel)?;
+        Ok(EndgameSolver {
+            tt: EndgameTable::new(tt_mib.max(1)),
+            pass_empties: ORDERING_PASS_EMPTIES,
+            eval: OthelloEval::default(),
+            isa: Isa::best(),
+            parallel,
+            threads,
+        })
+    }
+
+    /// The threads and scheme.
+    pub fn parallel(&self) -> Parallel {
+        self.parallel
+    }
+
+    /// Solves of `empties` empties or more start with the move-ordering pass (by default
+    /// from 20 empties, where it pays); a larger number than 60 turns it off. The scores do not
+    /// depend on it, only the work.
+    pub fn set_ordering_pass_empties(&mut self, empties: u32) {
+        self.pass_empties = empties;
+    }
+
+    /// The evaluation that the move-ordering pass uses at its horizon (by default the trained
+    /// patterns). The scores do not depend on it, only the work.
+    pub fn set_eval(&mut self, eval: OthelloEval) {
+        self.eval = eval;
+    }
+
+    /// Compiles the node functions for `isa` from now on (by default [`Isa::best`]); fails,
+    /// changing nothing, if this CPU lacks it. The scores and node counts do not depend on it,
+    /// only the speed.
+    pub fn set_isa(&mut self, isa: Isa) -> Result<(), String> {
+        if !isa.is_available() {
+            return Err(format!("this CPU cannot run the {isa} instruction set"));
+        }
+        self.isa = isa;
+        Ok(())
+    }
+
+    /// The instruction set the node functions run with.
+    pub fn isa(&self) -> Isa {
+        self.isa
+    }
+
+    /// Forgets what earlier solves stored.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+
+    /// The exact score of `board` (side to move's view) if it lies in `(alpha, beta)`; a bound
+    /// otherwise. `-64 <= alpha < beta <= 64` are disc differences; use `(-64, 64)` for the exact
+    /// score and `(-1, 1)` to learn only win, draw or loss.
+    ///
+    /// With several threads the score is the same; the best move is one of the optimal moves
+    /// (not always the one a sequential search picks) and the counters add up every thread's.
+    pub fn solve(&mut self, board: &Board, alpha: i32, beta: i32) -> EndgameResult {
+        let never = AtomicBool::new(false);
+        self.solve_until(board, alpha, beta, &never)
+            .expect("a solve nobody stops finishes")
+    }
+
+    /// [`EndgameSolver::solve`], given up as soon as another thread sets `stop` (checked at
+    /// every node with enough empties to matter): then `None`, and the table keeps only what
+    /// finished searches stored.
+    pub fn solve_until(
+        &mut self,
+        board: &Board,
+        alpha: i32,
+        beta: i32,
+        stop: &AtomicBool,
+    ) -> Option<EndgameResult> {
+        with_kernel!(self.isa, k => self.solve_with(k, board, alpha, beta, stop))
+    }
+
+    /// [`EndgameSolver::solve_until`] with the kernel `k`.
+    fn solve_with<K: Kernel>(
+        &mut self,
+        k: K,
+        board: &Board,
+        alpha: i32,
+        beta: i32,
+        stop: &AtomicBool,
+    ) -> Option<EndgameResult> {
+        self.tt.new_search();
+        let outside = Abort {
+            flag: stop,
+            parent: None,
+        };
+        let (p, o) = (board.player(), board.opponent());
+        let (alpha, beta) = (alpha.clamp(-65, 64), beta.clamp(-64, 65));
+        let split = self.threads.split();
+        let mut counters = Counters::default();
+        let mut best_move = None;
+        let outside = &outside;
+        let empties = board.empty_count();
+        let mut final_value = 0;
+        for horizon in ordering_pass(empties, self.pass_empties)
+            .into_iter()
+            .chain([0])
+        {
+            let shared = Shared {
+                tt: &self.tt,
+                split,
+                horizon,
+                eval: &self.eval,
+            };
+            let (alpha, beta) = if horizon == 0 {
+                (alpha, beta)
+            } else {
+                (-64, 64)
+            };
+            let mut root = |c: &mut Counters| {
+                k.pvs(
+                    &shared,
+                    c,
+                    Some(outside),
+                    p,
+                    o,
+                    alpha,
+                    beta,
+                    true,
+                    Root::Main(&mut best_move),
+                )
+            };
+            let score = match &self.threads {
+                Threads::Sequential => root(&mut counters),
+                Threads::Split(pool, _) => pool.install(|| root(&mut counters)),
+                Threads::LazySmp(n) => {
+                    shared.lazy_smp(k, &mut counters, *n, (p, o), (alpha, beta), outside, root)
+                }
+            };
+            if horizon == 0 {
+                final_value = score;
+            }
+        }
+        let score = final_value;
+        if stop.load(Relaxed) {
+            return None;
+        }
+        Some(EndgameResult {
+            score,
+            best_move,
+            counters,
+        })
+    }
+}
+
+/// The exact score of a position with few empty squares (at most [`ORDERED_EMPTIES`] - 1 is
+/// what the solver uses it for; any count works) by the solver's leaf search compiled for the
+/// instruction set `isa` (the portable one if this CPU lacks it), without table or threads:
+/// clamped to `(alpha, beta)` as a fail-soft bound outside it. Returns the score and the number
+/// of nodes searched. Exposed for benchmarks and tests of the leaf search.
+pub fn solve_small_with(isa: Isa, board: &Board, alpha: i32, beta: i32) -> (i32, u64) {
+    let mut c = Counters::default();
+    let (p, o) = (board.player(), board.opponent());
+    let empties = board.empty_count();
+    let parity = parity(!(p | o));
+    let v = with_kernel!(isa, k => k.shallow(&mut c, p, o, alpha, beta, empties, parity));
+    (v, c.nodes)
+}
+
+/// Counting a beta cutoff in [`Counters`].
+trait CountCutoff {
+    /// Counts a cutoff by the move searched `index`-th (0: the first).
+    fn count_cutoff(&mut self, index: usize);
+}
+
+impl CountCutoff for Counters {
+    fn count_cutoff(&mut self, index: usize) {
+        self.beta_cutoffs += 1;
+        if index == 0 {
+            self.first_move_cutoffs += 1;
+        }
+    }
+}
+
+/// Before an exact solve of at least `min_empties` empties ([`ORDERING_PASS_EMPTIES`] by
+/// default), one move-ordering pass searches [`ORDERING_PASS_DEPTH`] plies deep with the
+/// solver's evaluation at its horizon; the best moves it leaves in the table order the exact
+/// search's upper nodes. Returns the pass's horizon (in empties), if there is a pass.
+fn ordering_pass(empties: u32, min_empties: u32) -> Option<u32> {
+    let horizon = empties.saturating_sub(ORDERING_PASS_DEPTH);
+    (empties >= min_empties && horizon > 0).then_some(horizon)
+}

@@ -1,0 +1,102 @@
+//! The move list of the ordered nodes: each legal move with its flips and its ordering key,
+//! handed out best first. The keys are computed where the list is built, in the `ordering`
+//! module.
+
+use super::ordering::TABLE_MOVE_KEY;
+
+/// A move and the discs it flips: the square (0-63) of the placed disc and the flipped discs.
+#[derive(Clone, Copy)]
+pub(super) struct Placement {
+    /// The square of the placed disc.
+    pub(super) square: u32,
+    /// The discs it flips.
+    pub(super) flips: u64,
+}
+
+impl Placement {
+    /// The position after the move from `(p, o)`, from the opponent's view (who moves next).
+    #[inline(always)]
+    pub(super) fn after(self, p: u64, o: u64) -> (u64, u64) {
+        (o & !self.flips, p | self.flips | (1u64 << self.square))
+    }
+}
+
+/// An entry of a [`MoveList`]: a move, its flips and its ordering key (smaller first).
+#[derive(Clone, Copy)]
+pub(super) struct KeyedMove {
+    /// The square of the placed disc.
+    pub(super) square: u32,
+    /// The discs it flips.
+    pub(super) flips: u64,
+    /// Where it comes in the order: the smaller, the earlier.
+    pub(super) key: i32,
+}
+
+impl KeyedMove {
+    /// The move without its key.
+    #[inline(always)]
+    pub(super) fn placement(self) -> Placement {
+        Placement {
+            square: self.square,
+            flips: self.flips,
+        }
+    }
+}
+
+/// The moves of a node with their flips and ordering keys, handed out best first (built,
+/// keys and all, by `MoveList::new` in the `ordering` module).
+pub(super) struct MoveList {
+    /// The moves; those from `len` on were handed out (or never filled).
+    pub(super) moves: [KeyedMove; 32],
+    /// How many moves are left.
+    pub(super) len: usize,
+}
+
+impl MoveList {
+    /// The moves not handed out yet, in no particular order.
+    #[inline(always)]
+    pub(super) fn remaining(&self) -> &[KeyedMove] {
+        &self.moves[..self.len]
+    }
+
+    /// [`MoveList::remaining`], to change their keys.
+    #[inline(always)]
+    pub(super) fn remaining_mut(&mut self) -> &mut [KeyedMove] {
+        &mut self.moves[..self.len]
+    }
+
+    /// Whether every move was handed out.
+    #[inline(always)]
+    pub(super) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Lazy SMP helpers: gives the `k % len`-th best move (by key) the first place, so that
+    /// helpers start on different root moves.
+    pub(super) fn rotate(&mut self, k: usize) {
+        if self.len > 1 {
+            let mut order: Vec<usize> = (0..self.len).collect();
+            order.sort_by_key(|&i| self.moves[i].key);
+            let chosen = order[k % self.len];
+            self.moves[chosen].key = TABLE_MOVE_KEY;
+        }
+    }
+
+    /// The remaining move with the smallest key (selection: most nodes cut off after the first
+    /// one or two moves, so a full sort would be wasted).
+    pub(super) fn next_best(&mut self) -> Option<Placement> {
+        if self.len == 0 {
+            return None;
+        }
+        let mut best = 0;
+        for i in 1..self.len {
+            if self.moves[i].key < self.moves[best].key {
+                best = i;
+            }
+        }
+        let m = self.moves[best];
+        self.len -= 1;
+        self.moves[best] = self.moves[self.len];
+        Some(m.placement())
+    }
+}

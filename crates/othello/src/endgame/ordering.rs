@@ -1,0 +1,146 @@
+//! The ordering key of the ordered nodes' moves (smaller first): fastest-first with the
+//! weights below, and from [`EVAL_ORDER_EMPTIES`] up the evaluation of each move's position.
+//!
+//! The values were tuned on FFO positions; what was tried and measured is in
+//! `docs/tuning.md`.
+
+use super::moves::{KeyedMove, MoveList};
+use super::search::Shared;
+use super::Kernel;
+use crate::bitboard::{neighbours, odd_regions, CORNERS};
+use crate::Board;
+
+/// From this many empties up, the ordering key also counts the evaluation of each move's
+/// position (the solver's evaluation, by default the trained patterns), [`EVAL_ORDER_WEIGHT`]
+/// key units per disc (a reply of the opponent counts 16): at smaller nodes an evaluation per
+/// move cost more than it saved (docs/tuning.md).
+pub(super) const EVAL_ORDER_EMPTIES: u32 = 17;
+/// See [`EVAL_ORDER_EMPTIES`] (docs/tuning.md).
+const EVAL_ORDER_WEIGHT: i32 = 4;
+
+/// Below this many empties, the ordering key prefers moves in odd regions (parity).
+const PARITY_EMPTIES: u32 = 14;
+
+/// The ordering key's weights: per opponent reply (a corner reply counts twice), per square of
+/// the opponent's potential mobility, and the bonuses of a corner and of an odd region
+/// (docs/tuning.md).
+const MOBILITY_WEIGHT: i32 = 16;
+const POTENTIAL_WEIGHT: i32 = 3;
+const CORNER_BONUS: i32 = 8;
+const PARITY_BONUS: i32 = 4;
+/// The ordering key's penalty for an X-square (b2, g2, b7, g7) and for a C-square (b1, a2,
+/// ...) next to an empty corner: such a move tends to give the corner away (values tuned on
+/// FFO #45-#47: docs/tuning.md).
+const X_PENALTY: i32 = 16;
+const C_PENALTY: i32 = 8;
+
+/// The key of the table's move: before every other.
+pub(super) const TABLE_MOVE_KEY: i32 = i32::MIN;
+/// The key of a move that wipes out the opponent: next after the table's move.
+pub(super) const WIPE_OUT_KEY: i32 = i32::MIN + 1;
+
+/// The X-squares b2, g2, b7, g7.
+const X_SQUARES: u64 = 0x0042_0000_0000_4200;
+
+/// The X- and C-squares: next to a corner.
+pub(super) const X_AND_C_SQUARES: u64 = 0x42c3_0000_0000_c342;
+
+/// The X- and C-squares of the corners that are empty in `empty`.
+#[inline(always)]
+fn squares_beside_empty_corners(empty: u64) -> u64 {
+    let corners = empty & CORNERS;
+    // A corner's neighbours are exactly its X-square and its two C-squares.
+    neighbours(corners) & X_AND_C_SQUARES
+}
+
+impl MoveList {
+    /// The legal moves `moves` of `(p, o)` with their flips and ordering keys. Fastest-first:
+    /// the key (smaller first) is mostly the opponent's number of replies, corners counted
+    /// twice; then the opponent's potential mobility (empty squares next to the mover's
+    /// discs); less a bonus for taking a corner and, below [`PARITY_EMPTIES`], for playing in
+    /// a region with an odd number of empties; plus a penalty for an X- or C-square next to an
+    /// empty corner. A move that wipes out the opponent comes first, and before it the table's
+    /// move `tt_move`.
+    ///
+    /// The key is computed here in one piece, not in helpers: split up, it cost the compiled
+    /// node function instructions (docs/tuning.md).
+    #[inline(always)]
+    pub(super) fn new<K: Kernel>(
+        k: K,
+        p: u64,
+        o: u64,
+        mut moves: u64,
+        tt_move: Option<u32>,
+    ) -> Self {
+        let mut list = MoveList {
+            moves: [KeyedMove {
+                square: 0,
+                flips: 0,
+                key: 0,
+            }; 32],
+            len: 0,
+        };
+        let empty = !(p | o);
+        let risky = squares_beside_empty_corners(empty);
+        let odd = if empty.count_ones() < PARITY_EMPTIES {
+            odd_regions(empty)
+        } else {
+            0
+        };
+        while moves != 0 && list.len < 32 {
+            let sq = moves.trailing_zeros();
+            moves &= moves - 1;
+            let bit = 1u64 << sq;
+            let flips = k.flips(sq, p, o);
+            let key = if Some(sq) == tt_move {
+                TABLE_MOVE_KEY
+            } else {
+                let (np, no) = (o & !flips, p | flips | bit);
+                if np == 0 {
+                    WIPE_OUT_KEY
+                } else {
+                    let replies = k.moves(np, no);
+                    let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+                    let potential = (neighbours(no) & empty & !bit).count_ones() as i32;
+                    let corner = if bit & CORNERS != 0 { CORNER_BONUS } else { 0 };
+                    let parity = if bit & odd != 0 { PARITY_BONUS } else { 0 };
+                    let x = if bit & risky & X_SQUARES != 0 {
+                        X_PENALTY
+                    } else {
+                        0
+                    };
+                    let c = if bit & risky & !X_SQUARES != 0 {
+                        C_PENALTY
+                    } else {
+                        0
+                    };
+                    mobility * MOBILITY_WEIGHT + potential * POTENTIAL_WEIGHT - corner - parity
+                        + x
+                        + c
+                }
+            };
+            list.moves[list.len] = KeyedMove {
+                square: sq,
+                flips,
+                key,
+            };
+            list.len += 1;
+        }
+        list
+    }
+}
+
+impl Shared<'_> {
+    /// Adds the evaluation of each move's position (the opponent's view: lower first) to its
+    /// ordering key, [`EVAL_ORDER_WEIGHT`] per disc. The table's move and wipe-outs stay first.
+    pub(super) fn order_by_eval(&self, p: u64, o: u64, list: &mut MoveList) {
+        for m in list.remaining_mut() {
+            if m.key > WIPE_OUT_KEY {
+                let (np, no) = m.placement().after(p, o);
+                let child = Board::from_disjoint_bits(np, no);
+                // The evaluation is in hundredths of a disc.
+                m.key += self.eval.evaluate_board(&child) * EVAL_ORDER_WEIGHT / 100;
+            }
+        }
+    }
+}

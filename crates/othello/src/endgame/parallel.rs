@@ -1,0 +1,219 @@
+//! The solver's threads: Young Brothers Wait and PV splitting on a rayon pool (a node hands
+//! out its remaining moves after its first ones), and Lazy SMP (helpers search the whole tree
+//! with rotated root moves, sharing the table).
+
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering::Relaxed};
+
+use prune_search::{Counters, Parallel, ParallelKind};
+use rayon::prelude::*;
+
+use super::moves::{MoveList, Placement};
+use super::search::{stopped, Abort, Root, Shared};
+use super::Kernel;
+
+/// Nodes with at least this many empties may be split between threads (YBWC, PV splitting):
+/// below it a subtree is too small to be worth handing out.
+pub const SPLIT_EMPTIES: u32 = 12;
+
+/// A node splits only after this many of its moves were searched one by one. A null-window
+/// node whose first moves did not cut off is most likely one where none will (every move must
+/// be searched), and there sharing out the rest costs nothing; at a PV node the first moves
+/// set the window the rest are searched with. With 1 (textbook YBWC) the nodes where the
+/// second or third move cuts off waste the work given to other threads, and at PV nodes
+/// several brothers may each fail high and be re-searched (measured: docs/tuning.md).
+pub(super) const ELDERS: usize = 3;
+
+/// How a solve uses its threads (derived from [`Parallel`] once, when the solver is built).
+pub(super) enum Threads {
+    /// One thread.
+    Sequential,
+    /// YBWC or PV splitting on a pool built once and reused by every solve.
+    Split(rayon::ThreadPool, Split),
+    /// Lazy SMP with this many threads (scoped threads started per solve).
+    LazySmp(usize),
+}
+
+impl Threads {
+    /// The threads of `parallel`; fails if the system cannot start them.
+    pub(super) fn new(parallel: Parallel) -> Result<Self, String> {
+        let split = match parallel.kind {
+            ParallelKind::Ybwc => Split::AnyNode,
+            ParallelKind::PvSplit => Split::PvNodes,
+            ParallelKind::LazySmp => Split::Never,
+        };
+        Ok(match (parallel.threads, split) {
+            (1, _) => Threads::Sequential,
+            (n, Split::Never) => Threads::LazySmp(n),
+            (n, split) => {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .thread_name(|i| format!("prune-endgame-{i}"))
+                    .build()
+                    .map_err(|e| format!("could not start {n} solver threads: {e}"))?;
+                Threads::Split(pool, split)
+            }
+        })
+    }
+
+    /// Which nodes may split.
+    pub(super) fn split(&self) -> Split {
+        match self {
+            Threads::Split(_, split) => *split,
+            Threads::Sequential | Threads::LazySmp(_) => Split::Never,
+        }
+    }
+}
+
+/// Which nodes may hand out their moves to other threads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Split {
+    /// None (one thread, Lazy SMP).
+    Never,
+    /// Nodes on the principal variation (PV splitting).
+    PvNodes,
+    /// Any node (YBWC).
+    AnyNode,
+}
+
+/// A brother's value with its square and its index among the brothers (1 = the first after
+/// the eldest).
+pub(super) struct Brother {
+    /// The value of the brother's move.
+    pub(super) value: i32,
+    /// The square of the move.
+    pub(super) square: u32,
+    /// Its index among the brothers.
+    pub(super) index: usize,
+}
+
+/// What the search of one brother found: its value, and whether that value is more than the
+/// alpha it was searched with (proven, not only a bound).
+struct BrotherResult {
+    brother: Brother,
+    proven: bool,
+}
+
+impl Shared<'_> {
+    /// Lazy SMP: `threads - 1` helpers search the root with their root moves rotated, sharing
+    /// the table with the main search (`main`), and stop when it is done.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn lazy_smp<K: Kernel>(
+        &self,
+        k: K,
+        counters: &mut Counters,
+        threads: usize,
+        (p, o): (u64, u64),
+        (alpha, beta): (i32, i32),
+        outside: &Abort<'_>,
+        main: impl FnOnce(&mut Counters) -> i32,
+    ) -> i32 {
+        let done = AtomicBool::new(false);
+        let stop = Abort {
+            flag: &done,
+            parent: Some(outside),
+        };
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..threads)
+                .map(|i| {
+                    let stop = &stop;
+                    scope.spawn(move || {
+                        let mut c = Counters::default();
+                        k.pvs(
+                            self,
+                            &mut c,
+                            Some(stop),
+                            p,
+                            o,
+                            alpha,
+                            beta,
+                            true,
+                            Root::Helper(i),
+                        );
+                        c
+                    })
+                })
+                .collect();
+            let score = main(counters);
+            done.store(true, Relaxed);
+            for helper in helpers {
+                *counters += helper.join().expect("a Lazy SMP helper panicked");
+            }
+            score
+        })
+    }
+
+    /// Young brothers: the moves left after the eldest (`next` and the rest of `list`) are
+    /// searched by the pool's threads at once, each with the best alpha known when it starts;
+    /// a cutoff stops the others. Returns the best value found with its move and its index
+    /// among the brothers (`None` if every brother was stopped).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn split<K: Kernel>(
+        &self,
+        k: K,
+        c: &mut Counters,
+        abort: Option<&Abort<'_>>,
+        (p, o): (u64, u64),
+        next: Placement,
+        list: &mut MoveList,
+        a: i32,
+        beta: i32,
+        pv_node: bool,
+    ) -> Option<Brother> {
+        c.splits += 1;
+        let mut brothers = vec![next];
+        while let Some(m) = list.next_best() {
+            brothers.push(m);
+        }
+        let cut = AtomicBool::new(false);
+        let here = Abort {
+            flag: &cut,
+            parent: abort,
+        };
+        let alpha = AtomicI32::new(a);
+        // Each result says whether its value is more than a bound: a value at or below the
+        // alpha it was searched with only says the move is no better, so on a tie it must not
+        // displace a brother whose value was proven.
+        let results: Vec<(Option<BrotherResult>, Counters)> = brothers
+            .par_iter()
+            .enumerate()
+            .map(|(index, &m)| {
+                let mut mine = Counters::default();
+                let a = alpha.load(Relaxed);
+                if a >= beta || stopped(Some(&here)) {
+                    return (None, mine);
+                }
+                let v = self.child(k, &mut mine, Some(&here), p, o, m, false, a, beta, pv_node);
+                if stopped(Some(&here)) {
+                    return (None, mine);
+                }
+                if v > a {
+                    alpha.fetch_max(v, Relaxed);
+                }
+                if v >= beta {
+                    cut.store(true, Relaxed);
+                }
+                let brother = Brother {
+                    value: v,
+                    square: m.square,
+                    index: index + 1,
+                };
+                let proven = v > a;
+                (Some(BrotherResult { brother, proven }), mine)
+            })
+            .collect();
+        let mut best: Option<BrotherResult> = None;
+        for (result, counters) in results {
+            *c += counters;
+            if let Some(r) = result {
+                let better = |b: &BrotherResult| {
+                    let (v, bv) = (r.brother.value, b.brother.value);
+                    v > bv || (v == bv && r.proven && !b.proven)
+                };
+                if best.as_ref().is_none_or(better) {
+                    best = Some(r);
+                }
+            }
+        }
+        best.map(|b| b.brother)
+    }
+}

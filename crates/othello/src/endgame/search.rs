@@ -1,0 +1,280 @@
+//! The node loop of the ordered search: principal variation search with null windows off the
+//! principal variation, the transposition table, the stability and enhanced transposition
+//! cutoffs, and the hand-over to the leaf search below [`ORDERED_EMPTIES`].
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+use prune_search::Counters;
+
+use super::moves::{MoveList, Placement};
+use super::ordering::EVAL_ORDER_EMPTIES;
+use super::parallel::{Split, ELDERS, SPLIT_EMPTIES};
+use super::shallow::{final_score, parity, stability_cutoff};
+use super::{CountCutoff, Kernel, ORDERED_EMPTIES};
+use crate::table::EndgameTable;
+use crate::{Board, Move, OthelloEval, Square};
+
+/// From this many empties up, a node first looks up its children in the table (enhanced
+/// transposition cutoff).
+const ETC_EMPTIES: u32 = 8;
+
+/// A chain of stop flags: a search beneath a split point stops when a sibling's cutoff (or the
+/// end of the main search, for Lazy SMP helpers) sets the flag of any split point above it.
+pub(super) struct Abort<'a> {
+    /// This link's flag.
+    pub(super) flag: &'a AtomicBool,
+    /// The link above, if any.
+    pub(super) parent: Option<&'a Abort<'a>>,
+}
+
+/// Whether the search under `abort` must stop (its result would be thrown away).
+pub(super) fn stopped(abort: Option<&Abort<'_>>) -> bool {
+    let mut link = abort;
+    while let Some(a) = link {
+        if a.flag.load(Relaxed) {
+            return true;
+        }
+        link = a.parent;
+    }
+    false
+}
+
+/// What every thread of one solve shares.
+pub(super) struct Shared<'a> {
+    /// The transposition table.
+    pub(super) tt: &'a EndgameTable,
+    /// Which nodes may split: none (sequential, Lazy SMP), PV nodes, or any.
+    pub(super) split: Split,
+    /// 0 for the exact search; otherwise a move-ordering pass: nodes with this many empties
+    /// or fewer are evaluated, not searched, and the table gets best moves but no bounds.
+    pub(super) horizon: u32,
+    /// The evaluation at the horizon.
+    pub(super) eval: &'a OthelloEval,
+}
+
+/// What a node is to the root.
+pub(super) enum Root<'a> {
+    /// Not the root.
+    No,
+    /// The root: the best move is written back here.
+    Main(&'a mut Option<Move>),
+    /// The root of a Lazy SMP helper: its moves are searched rotated by this much.
+    Helper(usize),
+}
+
+impl Root<'_> {
+    fn is_root(&self) -> bool {
+        !matches!(self, Root::No)
+    }
+}
+
+impl Shared<'_> {
+    /// Principal variation search of the position `(p, o)` (side to move owns `p`); a null
+    /// window everywhere off the principal variation. At the root the table cannot end the
+    /// search and the best move is written back. Under a set stop flag the value is meaningless
+    /// and nothing is stored.
+    ///
+    /// Reached through [`Kernel::pvs`], which compiles it for the kernel `k`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn node<K: Kernel>(
+        &self,
+        k: K,
+        c: &mut Counters,
+        abort: Option<&Abort<'_>>,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        pv_node: bool,
+        root: Root<'_>,
+    ) -> i32 {
+        let empties = 64 - (p | o).count_ones();
+        if self.horizon > 0 && empties <= self.horizon && !root.is_root() {
+            c.nodes += 1;
+            c.leaves += 1;
+            // The evaluation is in hundredths of a disc; the windows are in discs.
+            let e = self.eval.evaluate_board(&Board::from_disjoint_bits(p, o));
+            return (e / 100).clamp(-64, 64);
+        }
+        if empties < ORDERED_EMPTIES && !root.is_root() {
+            return k.shallow(c, p, o, alpha, beta, empties, parity(!(p | o)));
+        }
+        if stopped(abort) {
+            return 0;
+        }
+        if !root.is_root() {
+            if let Some(v) = stability_cutoff(c, p, o, alpha) {
+                return v;
+            }
+        }
+        let moves = k.moves(p, o);
+        if moves == 0 {
+            if k.moves(o, p) == 0 {
+                c.nodes += 1;
+                c.leaves += 1;
+                return final_score(p, o);
+            }
+            // A pass is not a node of its own: the opponent's position counts itself.
+            let root = match root {
+                Root::Main(best) => {
+                    *best = Some(Move::PASS);
+                    Root::No
+                }
+                _ => Root::No,
+            };
+            return -k.pvs(self, c, abort, o, p, -beta, -alpha, pv_node, root);
+        }
+        c.nodes += 1;
+        c.interior += 1;
+        let mut a = alpha;
+        c.tt_probes += 1;
+        let mut tt_move = None;
+        if let Some(e) = self.tt.probe(p, o) {
+            c.tt_hits += 1;
+            if !root.is_root() && (e.lower >= beta || e.upper <= alpha || e.lower == e.upper) {
+                c.tt_cutoffs += 1;
+                return if e.lower >= beta { e.lower } else { e.upper };
+            }
+            if !root.is_root() {
+                a = a.max(e.lower);
+            }
+            tt_move = e.best;
+        }
+        let mut list = MoveList::new(k, p, o, moves, tt_move);
+        if empties >= EVAL_ORDER_EMPTIES {
+            self.order_by_eval(p, o, &mut list);
+        }
+        if !root.is_root() && empties >= ETC_EMPTIES {
+            if let Some(v) = self.etc(k, c, p, o, &list, beta) {
+                return v;
+            }
+        }
+        if let Root::Helper(rotation) = root {
+            list.rotate(rotation);
+        }
+        let mut best = -65;
+        let mut best_sq = None;
+        let mut i = 0;
+        let may_split = match self.split {
+            Split::Never => false,
+            Split::PvNodes => pv_node,
+            Split::AnyNode => true,
+        } && empties >= SPLIT_EMPTIES;
+        while let Some(m) = list.next_best() {
+            if i >= ELDERS && may_split && !list.is_empty() {
+                let found = self.split(k, c, abort, (p, o), m, &mut list, a, beta, pv_node);
+                if stopped(abort) {
+                    return 0;
+                }
+                if let Some(brother) = found {
+                    if brother.value > best {
+                        best = brother.value;
+                        best_sq = Some(brother.square);
+                    }
+                    if brother.value >= beta {
+                        c.count_cutoff(brother.index);
+                    }
+                }
+                break;
+            }
+            let v = self.child(k, c, abort, p, o, m, i == 0, a, beta, pv_node);
+            if stopped(abort) {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_sq = Some(m.square);
+                a = a.max(v);
+            }
+            if v >= beta {
+                c.count_cutoff(i);
+                break;
+            }
+            i += 1;
+        }
+        let (lower, upper) = if self.horizon > 0 {
+            (-64, 64)
+        } else {
+            (
+                if best > alpha { best } else { -64 },
+                if best < beta { best } else { 64 },
+            )
+        };
+        self.tt.store(p, o, empties, lower, upper, best_sq);
+        let best_move = best_sq
+            .and_then(|s| Square::new(s as u8))
+            .map(Move::from_square);
+        if let Root::Main(out) = root {
+            *out = best_move;
+        }
+        best
+    }
+
+    /// Enhanced transposition cutoff: a child whose stored upper bound (its own view) proves
+    /// this node reaches `beta` ends the search of this node before any child is searched.
+    #[inline(always)]
+    fn etc<K: Kernel>(
+        &self,
+        k: K,
+        c: &mut Counters,
+        p: u64,
+        o: u64,
+        list: &MoveList,
+        beta: i32,
+    ) -> Option<i32> {
+        let moves = list.remaining();
+        // Each child's bucket is found once; where the kernel prefetches, every child's entry
+        // is loaded at once, not one miss after another.
+        let mut buckets = [0usize; 32];
+        for (bucket, m) in buckets.iter_mut().zip(moves) {
+            let (np, no) = m.placement().after(p, o);
+            *bucket = self.tt.bucket_index(np, no);
+            if K::PREFETCHES {
+                k.prefetch(self.tt.address(*bucket));
+            }
+        }
+        for (&bucket, m) in buckets.iter().zip(moves) {
+            let (np, no) = m.placement().after(p, o);
+            c.tt_probes += 1;
+            if let Some(e) = self.tt.probe_at(bucket, np, no) {
+                if -e.upper >= beta {
+                    c.tt_hits += 1;
+                    c.tt_cutoffs += 1;
+                    return Some(-e.upper);
+                }
+            }
+        }
+        None
+    }
+
+    /// The value of the move `m` from `(p, o)`: the first move of a PV
+    /// node with the whole window, the others with a null window at `a` (re-searched at a PV
+    /// node when they land inside the window).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn child<K: Kernel>(
+        &self,
+        k: K,
+        c: &mut Counters,
+        abort: Option<&Abort<'_>>,
+        p: u64,
+        o: u64,
+        m: Placement,
+        first: bool,
+        a: i32,
+        beta: i32,
+        pv_node: bool,
+    ) -> i32 {
+        let (np, no) = m.after(p, o);
+        if first || !pv_node {
+            return -k.pvs(self, c, abort, np, no, -beta, -a, pv_node, Root::No);
+        }
+        let v = -k.pvs(self, c, abort, np, no, -a - 1, -a, false, Root::No);
+        if v > a && v < beta && !stopped(abort) {
+            c.re_searches += 1;
+            return -k.pvs(self, c, abort, np, no, -beta, -v, true, Root::No);
+        }
+        v
+    }
+}
