@@ -283,7 +283,7 @@ impl Searchers {
                     Some(solver) => solver,
                     None => self.solver.insert(
                         EndgameSolver::with_parallel(ENDGAME_TT_MIB, self.parallel)
-                            .map_err(CliError::Failure)?,
+                            .map_err(|e| CliError::Failure(e.to_string()))?,
                     ),
                 };
                 // Every search starts from an empty table, so that its count does not depend

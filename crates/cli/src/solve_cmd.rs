@@ -9,7 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use prune_othello::endgame::Isa;
 use prune_othello::{builtin_suite, parse_obf_numbered, ObfEntry, BUILTIN_SUITES};
 use prune_othello::{Move, SolveOptions, SolveResult, SolveWindow, Solver, SolverKind};
-use prune_search::{parse_name, Named};
+use prune_search::{parse_name, ConfigError, Named};
 use prune_search::{Algorithm, Counters};
 use serde_json::{json, Value};
 
@@ -315,14 +315,11 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
         select(&mut source, &selection)?;
     }
     let options = args.options()?;
-    // A configuration given was validated already: what fails now is the table size of the
-    // default configuration, or the aspiration window a win/draw/loss solve adds.
-    let mut solver = Solver::new(options).map_err(|e| {
-        CliError::Usage(if options.search.is_some() {
-            format!("--window wdl searches with an aspiration window around the draw: {e}")
-        } else {
-            format!("--tt: {e}")
-        })
+    // A configuration given was validated already: what fails now is the table (its size out
+    // of range, or more memory than the machine can give) or the threads.
+    let mut solver = Solver::new(options).map_err(|e| match e {
+        ConfigError::Memory(e) => CliError::Usage(format!("--tt {}: {e}", options.tt_mib)),
+        e => CliError::Usage(format!("--tt: {e}")),
     })?;
     solver.set_eval(parse_eval("--eval", &args.eval)?);
     if let IsaChoice(Some(isa)) = args.isa {

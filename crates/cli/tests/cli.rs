@@ -173,7 +173,7 @@ fn bad_input_gets_a_clear_error_and_no_panic() {
         ),
         (
             &["search", "--game", "random:seed=1", "--position", "x"],
-            "not supported",
+            "not an option of random",
         ),
     ];
     assert_usage_errors(cases);
@@ -499,10 +499,6 @@ fn incoherent_configurations_are_usage_errors() {
                 "fast",
             ],
             "drop --engine fast",
-        ),
-        (
-            &["solve", "ffo-40-59", "-a", "scout", "--window", "wdl"],
-            "--window wdl",
         ),
     ];
     assert_usage_errors(cases);

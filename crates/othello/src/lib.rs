@@ -1,8 +1,9 @@
 //! # prune-othello
 //!
 //! Othello for prune: bitboard rules ([`Board`], [`Position`]), text notation, OBF position
-//! files with exact move scores, the built-in FFO endgame suite, a fast perft, a hand-made
-//! evaluation and an exact endgame solver through the generic search ([`Solver`]).
+//! files with exact move scores, the built-in FFO endgame suite, a fast perft, a hand-made and
+//! a trained pattern evaluation, and exact endgame solving ([`Solver`]): by a specialised node
+//! loop of its own ([`endgame`]), or through the generic search as the reference.
 //! [`Position`] implements [`prune_search::Game`], so every search in `prune-search` can play
 //! Othello.
 //!

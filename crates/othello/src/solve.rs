@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bitboard::{odd_regions, CORNERS};
 use crate::board::Board;
-use crate::endgame::{EndgameSolver, Isa};
+use crate::endgame::{EndgameSolver, Isa, SolverError};
 use crate::position::Position;
 use crate::square::{Move, Square};
 use crate::OthelloEval;
@@ -250,8 +250,7 @@ impl Solver {
         config.validate()?;
         let engine = match options.kind {
             SolverKind::Fast => SolveEngine::Fast(Box::new(
-                EndgameSolver::with_parallel(options.tt_mib, options.parallel)
-                    .map_err(ConfigError::Invalid)?,
+                EndgameSolver::with_parallel(options.tt_mib, options.parallel)?,
             )),
             SolverKind::Generic => {
                 SolveEngine::Generic(Engine::with_parallel(config, options.parallel)?)
@@ -284,7 +283,7 @@ impl Solver {
 
     /// The instruction set of the fast solver's node functions (see
     /// [`EndgameSolver::set_isa`]); fails if this CPU lacks it. The generic solver ignores it.
-    pub fn set_isa(&mut self, isa: Isa) -> Result<(), String> {
+    pub fn set_isa(&mut self, isa: Isa) -> Result<(), SolverError> {
         match &mut self.engine {
             SolveEngine::Fast(solver) => solver.set_isa(isa),
             _ => Ok(()),

@@ -246,7 +246,7 @@ fn ffo_43_to_52_solve_to_their_published_scores() {
     }
 }
 
-/// The move-ordering pass (forced on small endgames here; by default it runs from 23 empties)
+/// The move-ordering pass (forced on small endgames here; by default it runs from 20 empties)
 /// changes the work, never the result: the same scores as the solver without it, and a best
 /// move whose child has minus that score.
 #[test]

@@ -116,8 +116,7 @@ impl EnginePlayer {
     /// An engine player with `options`.
     pub fn new(mut options: PlayerOptions) -> Result<EnginePlayer, ConfigError> {
         options.config.validate()?;
-        let mut solver = EndgameSolver::with_parallel(options.solve_tt_mib, options.parallel)
-            .map_err(ConfigError::Invalid)?;
+        let mut solver = EndgameSolver::with_parallel(options.solve_tt_mib, options.parallel)?;
         solver.set_eval(options.eval.clone());
         // A move with a time limit needs iterative deepening; a depth-limited one is the same
         // search either way, so turn it on once.

@@ -39,7 +39,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
-use prune_search::{Counters, Parallel};
+use prune_search::{ConfigError, Counters, Parallel, TableAllocError};
 
 mod isa;
 mod moves;
@@ -98,8 +98,41 @@ pub struct EndgameSolver {
     threads: Threads,
 }
 
+/// Why a solver could not be made or set up as asked.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SolverError {
+    /// The machine cannot give the table's memory.
+    #[error(transparent)]
+    Memory(#[from] TableAllocError),
+    /// The system would not start the threads.
+    #[error("could not start {threads} solver threads: {reason}")]
+    Threads {
+        /// How many were asked for.
+        threads: usize,
+        /// What the system said.
+        reason: String,
+    },
+    /// The CPU lacks the instruction set.
+    #[error("this CPU cannot run the {0} instruction set")]
+    IsaUnavailable(Isa),
+}
+
+impl From<SolverError> for ConfigError {
+    fn from(e: SolverError) -> Self {
+        match e {
+            SolverError::Memory(e) => ConfigError::Memory(e),
+            e => ConfigError::Invalid(e.to_string()),
+        }
+    }
+}
+
 impl EndgameSolver {
     /// A sequential solver with a transposition table of `tt_mib` MiB.
+    ///
+    /// # Panics
+    ///
+    /// If the machine cannot give that much memory: a size chosen by a user goes through
+    /// [`EndgameSolver::with_parallel`], which says so as an error.
     pub fn new(tt_mib: usize) -> Self {
         EndgameSolver {
             tt: EndgameTable::new(tt_mib.max(1)),
@@ -112,11 +145,13 @@ impl EndgameSolver {
     }
 
     /// A solver searching with `parallel` threads and scheme (one table for all threads);
-    /// fails if the system cannot start the threads.
-    pub fn with_parallel(tt_mib: usize, parallel: Parallel) -> Result<Self, String> {
+    /// fails if the machine cannot give the table's memory or the system cannot start the
+    /// threads.
+    pub fn with_parallel(tt_mib: usize, parallel: Parallel) -> Result<Self, SolverError> {
+        let tt = EndgameTable::try_new(tt_mib.max(1))?;
         let threads = Threads::new(parallel)?;
         Ok(EndgameSolver {
-            tt: EndgameTable::new(tt_mib.max(1)),
+            tt,
             pass_empties: ORDERING_PASS_EMPTIES,
             eval: OthelloEval::default(),
             isa: Isa::best(),
@@ -146,9 +181,9 @@ impl EndgameSolver {
     /// Compiles the node functions for `isa` from now on (by default [`Isa::best`]); fails,
     /// changing nothing, if this CPU lacks it. The scores and node counts do not depend on it,
     /// only the speed.
-    pub fn set_isa(&mut self, isa: Isa) -> Result<(), String> {
+    pub fn set_isa(&mut self, isa: Isa) -> Result<(), SolverError> {
         if !isa.is_available() {
-            return Err(format!("this CPU cannot run the {isa} instruction set"));
+            return Err(SolverError::IsaUnavailable(isa));
         }
         self.isa = isa;
         Ok(())

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use super::moves::{MoveList, Placement};
 use super::search::{stopped, Abort, Root, Shared};
-use super::Kernel;
+use super::{Kernel, SolverError};
 
 /// Nodes with at least this many empties may be split between threads (YBWC, PV splitting):
 /// below it a subtree is too small to be worth handing out.
@@ -35,7 +35,7 @@ pub(super) enum Threads {
 
 impl Threads {
     /// The threads of `parallel`; fails if the system cannot start them.
-    pub(super) fn new(parallel: Parallel) -> Result<Self, String> {
+    pub(super) fn new(parallel: Parallel) -> Result<Self, SolverError> {
         let split = match parallel.kind {
             ParallelKind::Ybwc => Split::AnyNode,
             ParallelKind::PvSplit => Split::PvNodes,
@@ -49,7 +49,10 @@ impl Threads {
                     .num_threads(n)
                     .thread_name(|i| format!("prune-endgame-{i}"))
                     .build()
-                    .map_err(|e| format!("could not start {n} solver threads: {e}"))?;
+                    .map_err(|e| SolverError::Threads {
+                        threads: n,
+                        reason: e.to_string(),
+                    })?;
                 Threads::Split(pool, split)
             }
         })
