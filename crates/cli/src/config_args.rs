@@ -3,7 +3,7 @@
 
 use clap::Args;
 use prune_search::{Algorithm, Aspiration, KillerIndex, Killers, Parallel, ParallelKind};
-use prune_search::{Preset, SearchConfig, TtConfig};
+use prune_search::{Named, Preset, SearchConfig, TtConfig};
 
 use crate::CliError;
 

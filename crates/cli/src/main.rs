@@ -79,7 +79,29 @@ pub enum CliError {
     Failure(String),
 }
 
+/// The exit status of a program whose reader went away (128 + SIGPIPE), as a shell reports it.
+const CLOSED_PIPE_STATUS: i32 = 141;
+
+/// Makes a write to a closed pipe (`prune perft | head`) end the program quietly, as other Unix
+/// tools end, instead of with a panic message: Rust ignores SIGPIPE, so `println!` panics.
+fn quiet_on_closed_pipe() {
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to std") && message.contains("Broken pipe") {
+            std::process::exit(CLOSED_PIPE_STATUS);
+        }
+        report(info);
+    }));
+}
+
 fn main() -> ExitCode {
+    quiet_on_closed_pipe();
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Search(args) => search_cmd::run(&args),

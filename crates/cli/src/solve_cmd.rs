@@ -73,7 +73,7 @@ fn parse_isa(text: &str) -> Result<IsaChoice, String> {
         return Ok(IsaChoice(None));
     }
     let names: Vec<&str> = Isa::ALL.iter().map(|isa| isa.name()).collect();
-    let isa = Isa::from_name(&name).ok_or_else(|| {
+    let isa = parse_name::<Isa>(&name).map_err(|_| {
         format!(
             "'{text}' is not an instruction set (expected auto, {})",
             names.join(", ")

@@ -297,3 +297,33 @@ fn the_readme_text_example_is_what_the_command_prints() {
         assert!(block.contains(expected), "{expected}");
     }
 }
+
+/// `prune tree ... | head`: when the reader of its output goes away, prune stops quietly (the
+/// status a shell reports for a closed pipe), with no panic message.
+#[test]
+fn a_closed_output_pipe_ends_the_program_quietly() {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_prune"))
+        .args([
+            "tree",
+            "--game",
+            "uniform:width=4,depth=6",
+            "--algorithm",
+            "minimax",
+            "--format",
+            "text",
+            "--max-nodes",
+            "100000",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the prune binary runs");
+    // Close the reading end at once: the picture (5,461 nodes, well over a pipe's 64 KiB
+    // buffer) cannot all be written.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("prune ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(141), "{stderr}");
+}

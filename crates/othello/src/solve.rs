@@ -249,9 +249,10 @@ impl Solver {
         let config = Solver::config(&options);
         config.validate()?;
         let engine = match options.kind {
-            SolverKind::Fast => SolveEngine::Fast(Box::new(
-                EndgameSolver::with_parallel(options.tt_mib, options.parallel)?,
-            )),
+            SolverKind::Fast => SolveEngine::Fast(Box::new(EndgameSolver::with_parallel(
+                options.tt_mib,
+                options.parallel,
+            )?)),
             SolverKind::Generic => {
                 SolveEngine::Generic(Engine::with_parallel(config, options.parallel)?)
             }

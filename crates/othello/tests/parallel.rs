@@ -3,7 +3,7 @@
 //! crash or go wrong.
 
 use prune_othello::{builtin_suite, Position, SolveOptions, SolveWindow, Solver, SolverKind};
-use prune_search::{Game, Parallel, ParallelKind};
+use prune_search::{Game, Named, Parallel, ParallelKind};
 
 mod common;
 use common::random_endgame;
@@ -46,7 +46,7 @@ fn every_scheme_and_thread_count_finds_the_sequential_score() {
     for seed in 0..12 {
         let p = random_endgame(seed, 16 + (seed % 3) as u32);
         let score = sequential.solve(&p).score;
-        for kind in ParallelKind::ALL {
+        for &kind in ParallelKind::ALL {
             for threads in [2, 3, 5] {
                 let parallel = Parallel::new(threads, kind).unwrap();
                 check(&p, score, parallel, SolverKind::Fast, &mut sequential);
@@ -54,7 +54,7 @@ fn every_scheme_and_thread_count_finds_the_sequential_score() {
         }
         // The generic search, every scheme.
         if p.empty_count() <= 16 {
-            for kind in ParallelKind::ALL {
+            for &kind in ParallelKind::ALL {
                 let parallel = Parallel::new(2 + seed as usize % 2, kind).unwrap();
                 check(&p, score, parallel, SolverKind::Generic, &mut sequential);
             }
@@ -68,7 +68,7 @@ fn ffo_40_in_parallel() {
     let ffo = builtin_suite("ffo-40-59").unwrap();
     let entry = &ffo[0].entry;
     assert_eq!(entry.best_score(), Some(38));
-    for kind in ParallelKind::ALL {
+    for &kind in ParallelKind::ALL {
         let mut s = solver(
             SolverKind::Fast,
             Parallel::new(2, kind).unwrap(),
@@ -95,7 +95,7 @@ fn stress_many_short_parallel_solves() {
         Parallel::SEQUENTIAL,
         SolveWindow::WinDrawLoss,
     );
-    for kind in ParallelKind::ALL {
+    for &kind in ParallelKind::ALL {
         let parallel = Parallel::new(4, kind).unwrap();
         let mut exact = solver(SolverKind::Fast, parallel, SolveWindow::Exact);
         let mut wdl_parallel = solver(SolverKind::Fast, parallel, SolveWindow::WinDrawLoss);

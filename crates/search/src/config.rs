@@ -6,6 +6,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use crate::Named;
+
 /// Whether a windowed search may return values outside its window.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -134,9 +136,12 @@ pub enum KillerIndex {
     Depth,
 }
 
-impl KillerIndex {
+impl Named for KillerIndex {
+    const KIND: &'static str = "killer index";
+    const ALL: &'static [Self] = &[KillerIndex::Ply, KillerIndex::Depth];
+
     /// The name used on the command line and in reports: `ply` or `depth`.
-    pub fn name(self) -> &'static str {
+    fn name(self) -> &'static str {
         match self {
             KillerIndex::Ply => "ply",
             KillerIndex::Depth => "depth",
@@ -144,18 +149,7 @@ impl KillerIndex {
     }
 }
 
-impl FromStr for KillerIndex {
-    type Err = ConfigError;
-    fn from_str(s: &str) -> Result<Self, ConfigError> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "ply" => Ok(KillerIndex::Ply),
-            "depth" => Ok(KillerIndex::Depth),
-            _ => Err(ConfigError::Invalid(format!(
-                "unknown killer index '{s}' (expected ply or depth)"
-            ))),
-        }
-    }
-}
+crate::named!(KillerIndex);
 
 /// Killer moves with `slots` slots: a move that caused a beta cutoff goes to the front of its
 /// list (dropping the last if it was not there yet), and the killers legal in a position are

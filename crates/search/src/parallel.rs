@@ -13,9 +13,6 @@
 //! The generic engine ([`crate::Engine::with_parallel`]) and Othello's endgame solver each run
 //! all three; every thread shares one [`crate::TranspositionTable`].
 
-use std::fmt;
-use std::str::FromStr;
-
 use serde::{Deserialize, Serialize};
 
 use crate::ConfigError;
@@ -33,44 +30,33 @@ pub enum ParallelKind {
     PvSplit,
 }
 
-impl ParallelKind {
-    /// Every scheme.
-    pub const ALL: [ParallelKind; 3] = [
+impl crate::Named for ParallelKind {
+    const KIND: &'static str = "parallel scheme";
+    const ALL: &'static [Self] = &[
         ParallelKind::Ybwc,
         ParallelKind::LazySmp,
         ParallelKind::PvSplit,
     ];
 
     /// The name on the command line: `ybwc`, `lazy-smp`, `pv-split`.
-    pub fn name(self) -> &'static str {
+    fn name(self) -> &'static str {
         match self {
             ParallelKind::Ybwc => "ybwc",
             ParallelKind::LazySmp => "lazy-smp",
             ParallelKind::PvSplit => "pv-split",
         }
     }
-}
 
-impl fmt::Display for ParallelKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+    fn aliases(self) -> &'static [&'static str] {
+        match self {
+            ParallelKind::Ybwc => &[],
+            ParallelKind::LazySmp => &["lazysmp"],
+            ParallelKind::PvSplit => &["pvsplit"],
+        }
     }
 }
 
-impl FromStr for ParallelKind {
-    type Err = ConfigError;
-    fn from_str(s: &str) -> Result<Self, ConfigError> {
-        let lower = s.trim().to_ascii_lowercase();
-        ParallelKind::ALL
-            .into_iter()
-            .find(|k| k.name() == lower || k.name().replace('-', "") == lower)
-            .ok_or_else(|| {
-                ConfigError::Invalid(format!(
-                    "unknown parallel scheme '{s}' (expected ybwc, lazy-smp or pv-split)"
-                ))
-            })
-    }
-}
+crate::named!(ParallelKind);
 
 /// How many threads a search uses, and how.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -117,10 +103,11 @@ impl Default for Parallel {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Named;
 
     #[test]
     fn names_parse_back() {
-        for k in ParallelKind::ALL {
+        for &k in ParallelKind::ALL {
             assert_eq!(k.name().parse::<ParallelKind>(), Ok(k));
         }
         assert_eq!("LazySMP".parse::<ParallelKind>(), Ok(ParallelKind::LazySmp));

@@ -9,7 +9,7 @@ mod common;
 use common::{all_configs, assert_agrees, oracle};
 use prune_games::UniformTree;
 use prune_games::{mix, ChildOrder, LineEval, NoisyEval, RandomEval, RandomTree, TicTacToe};
-use prune_search::{Engine, Evaluator, Game, Parallel, ParallelKind, SearchLimits};
+use prune_search::{Engine, Evaluator, Game, Named, Parallel, ParallelKind, SearchLimits};
 
 /// Checks every configuration of `seed` with every scheme on 2–4 threads, searching `game`
 /// `depth` plies deep; `exhaustive` says the depth reaches the end of the game everywhere.
@@ -24,7 +24,7 @@ fn check<G: Game, E: Evaluator<G>>(
     let (value, best_moves) = oracle(game, eval, depth);
     let mut splits = 0;
     for config in all_configs(seed) {
-        for kind in ParallelKind::ALL {
+        for &kind in ParallelKind::ALL {
             // Lazy SMP helpers search a ply deeper and share the table: below the end of the
             // game the main thread may read their deeper values, which plain minimax at this
             // depth does not see.
@@ -96,7 +96,7 @@ fn limits_stop_every_thread_and_leave_a_legal_move() {
         .unwrap()
         .config(prune_search::Algorithm::NegaScout)
         .unwrap();
-    for kind in ParallelKind::ALL {
+    for &kind in ParallelKind::ALL {
         for nodes in [1, 500, 20_000] {
             let parallel = Parallel::new(3, kind).unwrap();
             let mut engine = Engine::<_>::with_parallel(config, parallel).unwrap();

@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use prune_othello::{SolveOptions, SolveWindow, Solver, SolverKind};
-use prune_search::{Algorithm, Engine, Parallel, ParallelKind, Preset, SearchLimits};
+use prune_search::{Algorithm, Engine, Named, Parallel, ParallelKind, Preset, SearchLimits};
 
 use super::{depths, depths_setting, othello_eval, positions_setting, ratio};
 use crate::{Cell, LabError, LabOptions, Legend, Plot, PositionSet, Progress, Report, Series};
@@ -187,7 +187,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
             .find(|l| l.part == part && l.threads == 1)
             .expect("one thread always runs");
         let (base_nodes, base_secs) = (base.nodes(), base.secs());
-        for kind in ParallelKind::ALL {
+        for &kind in ParallelKind::ALL {
             let mine: Vec<&Line> = lines
                 .iter()
                 .filter(|l| l.part == part && (l.kind == kind || l.threads == 1))

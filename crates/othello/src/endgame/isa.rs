@@ -60,18 +60,18 @@ impl Isa {
             Isa::X86_64V3 => "x86-64-v3",
         }
     }
+}
 
-    /// The instruction set named `name` (as [`Isa::name`] writes it).
-    pub fn from_name(name: &str) -> Option<Isa> {
-        Isa::ALL.into_iter().find(|isa| isa.name() == name)
+impl prune_search::Named for Isa {
+    const KIND: &'static str = "instruction set";
+    const ALL: &'static [Self] = &Isa::ALL;
+
+    fn name(self) -> &'static str {
+        Isa::name(self)
     }
 }
 
-impl std::fmt::Display for Isa {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
+prune_search::named!(Isa);
 
 /// One compilation of the node functions: the recursion entry points and the bit operations
 /// whose best form depends on the instruction set.
