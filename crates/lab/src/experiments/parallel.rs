@@ -93,7 +93,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
         let kinds: &[ParallelKind] = if threads == 1 {
             &[ParallelKind::Ybwc]
         } else {
-            &ParallelKind::ALL
+            ParallelKind::ALL
         };
         for part in [Part::Solve, Part::Midgame] {
             for &kind in kinds {
