@@ -636,7 +636,7 @@ impl PatternWeights {
     }
 
     /// The weights shipped with prune (`crates/othello/data/weights.bin`, made by `prune
-    /// train`; see the README), read once.
+    /// train`; see docs/training.md), read once.
     pub fn builtin() -> Arc<PatternWeights> {
         static BUILTIN: OnceLock<Arc<PatternWeights>> = OnceLock::new();
         BUILTIN
