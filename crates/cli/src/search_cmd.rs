@@ -5,7 +5,8 @@ use std::time::Duration;
 use clap::Args;
 use prune_othello::StaticOrdering;
 use prune_search::{
-    Algorithm, Engine, Evaluator, FailMode, Game, Iteration, SearchConfig, SearchLimits,
+    Algorithm, ConfigError, Engine, Evaluator, FailMode, Game, Iteration, SearchConfig,
+    SearchLimits,
 };
 
 use crate::config_args::{ConfigArgs, ParallelArgs};
@@ -142,8 +143,10 @@ pub fn run_game<G: Game, E: Evaluator<G>>(
 ) -> Result<(), CliError> {
     let limits = args.limits(Some(natural_depth))?;
     let parallel = args.parallel_args.build()?;
-    let mut engine = Engine::<G>::with_parallel(config, parallel)
-        .map_err(|e| CliError::Usage(format!("configuration: {e}")))?;
+    let mut engine = Engine::<G>::with_parallel(config, parallel).map_err(|e| match e {
+        ConfigError::Memory(e) => CliError::Usage(format!("--tt: {e}")),
+        e => CliError::Usage(format!("configuration: {e}")),
+    })?;
     let verbose = args.verbose && !args.json;
     let mut report = |it: &Iteration<G::Move>| {
         if verbose {
