@@ -22,6 +22,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::SpecError;
+
 use prune_search::{Evaluator, Game, Score};
 use serde::{Deserialize, Serialize};
 
@@ -43,18 +45,18 @@ pub enum ChildOrder {
 }
 
 impl FromStr for ChildOrder {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = SpecError;
+    fn from_str(s: &str) -> Result<Self, SpecError> {
         match s {
             "perfect" | "best" => Ok(ChildOrder::Perfect),
             "worst" => Ok(ChildOrder::Worst),
             "random" => Ok(ChildOrder::Random),
             _ => match s.strip_suffix('%').map(str::parse::<u8>) {
                 Some(Ok(p)) if p <= 100 => Ok(ChildOrder::BestFirst(p)),
-                _ => Err(format!(
+                _ => Err(SpecError::Invalid(format!(
                     "unknown order '{s}' (expected perfect, worst, random or a percentage \
                      such as 75%: how often the best child comes first)"
-                )),
+                ))),
             },
         }
     }

@@ -39,30 +39,45 @@ impl fmt::Display for TimeControl {
     }
 }
 
+/// Why a time control was refused; each names the text given.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TimeControlError {
+    /// Not of any of the forms.
+    #[error(
+        "bad time control '{0}' (expected SECONDS[+INCREMENT], move:MS or depth:N, such as 300, \
+         60+1, move:500 or depth:8)"
+    )]
+    Malformed(String),
+    /// A depth out of range.
+    #[error("{0}: the depth must be 1 to 60")]
+    Depth(String),
+    /// No time per move.
+    #[error("{0}: the time per move must be positive")]
+    NoTimePerMove(String),
+    /// No time on the clock.
+    #[error("{0}: the clock must have some time")]
+    NoClock(String),
+}
+
 impl FromStr for TimeControl {
-    type Err = String;
+    type Err = TimeControlError;
 
     /// Reads `300` or `300s` (a clock of 300 s per side), `300+2` (with 2 s increment),
     /// `500ms` (per move, as `move:500ms` or `500ms/move`), or `depth:8`.
-    fn from_str(text: &str) -> Result<Self, String> {
+    fn from_str(text: &str) -> Result<Self, TimeControlError> {
         let t = text.trim().to_ascii_lowercase();
-        let bad = || {
-            format!(
-                "bad time control '{text}' (expected SECONDS[+INCREMENT], move:MS or depth:N, \
-                 such as 300, 60+1, move:500 or depth:8)"
-            )
-        };
+        let bad = || TimeControlError::Malformed(text.to_string());
         if let Some(d) = t.strip_prefix("depth:") {
             let d: u32 = d.parse().map_err(|_| bad())?;
             if d == 0 || d > 60 {
-                return Err(format!("{text}: the depth must be 1 to 60"));
+                return Err(TimeControlError::Depth(text.to_string()));
             }
             return Ok(TimeControl::Depth(d));
         }
         if let Some(ms) = t.strip_prefix("move:") {
             let ms: u64 = ms.trim_end_matches("ms").parse().map_err(|_| bad())?;
             if ms == 0 {
-                return Err(format!("{text}: the time per move must be positive"));
+                return Err(TimeControlError::NoTimePerMove(text.to_string()));
             }
             return Ok(TimeControl::PerMove(Duration::from_millis(ms)));
         }
@@ -70,7 +85,7 @@ impl FromStr for TimeControl {
             Some((a, b)) => (a, b),
             None => (t.as_str(), "0"),
         };
-        let secs = |s: &str| -> Result<Duration, String> {
+        let secs = |s: &str| -> Result<Duration, TimeControlError> {
             let v: f64 = s.trim().trim_end_matches('s').parse().map_err(|_| bad())?;
             if !v.is_finite() || !(0.0..=1e6).contains(&v) {
                 return Err(bad());
@@ -79,7 +94,7 @@ impl FromStr for TimeControl {
         };
         let (total, increment) = (secs(total)?, secs(increment)?);
         if total.is_zero() {
-            return Err(format!("{text}: the clock must have some time"));
+            return Err(TimeControlError::NoClock(text.to_string()));
         }
         Ok(TimeControl::Clock { total, increment })
     }

@@ -25,6 +25,6 @@ pub mod openings;
 pub mod player;
 pub mod record;
 
-pub use clock::{Budget, Clock, TimeControl};
+pub use clock::{Budget, Clock, TimeControl, TimeControlError};
 pub use player::{Agent, AgentError, EnginePlayer, PlayerOptions, Thought};
 pub use record::{GameRecord, RecordError};
