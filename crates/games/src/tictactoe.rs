@@ -273,7 +273,10 @@ mod tests {
     fn a_printed_position_reads_back_as_the_same_position() {
         // Found by the `tictactoe_position` fuzz target: the newlines between the printed rows
         // were refused.
-        let g: TicTacToe = std::str::from_utf8(b"XO./.X./..O").unwrap().parse().unwrap();
+        let g: TicTacToe = std::str::from_utf8(b"XO./.X./..O")
+            .unwrap()
+            .parse()
+            .unwrap();
         let printed = g.to_string();
         assert_eq!(printed, "XO.\n.X.\n..O");
         assert_eq!(printed.parse::<TicTacToe>(), Ok(g));
