@@ -12,6 +12,10 @@ fuzz_target!(|data: &[u8]| {
     let _ = parse_key_values(text);
     let _ = text.parse::<GameSpec>();
     if let Ok(order) = text.parse::<ChildOrder>() {
-        assert_eq!(order.to_string().parse::<ChildOrder>(), Ok(order), "{text:?}");
+        assert_eq!(
+            order.to_string().parse::<ChildOrder>(),
+            Ok(order),
+            "{text:?}"
+        );
     }
 });

@@ -17,7 +17,9 @@ const MAX_LINES: usize = 24;
 fn too_deep(line: &str) -> bool {
     let mut words = line.split_whitespace();
     let is_set_depth = words.next().is_some_and(|w| w.eq_ignore_ascii_case("set"))
-        && words.next().is_some_and(|w| w.eq_ignore_ascii_case("depth"));
+        && words
+            .next()
+            .is_some_and(|w| w.eq_ignore_ascii_case("depth"));
     let value = words.collect::<Vec<_>>().join(" ");
     is_set_depth && value.parse::<u32>().is_ok_and(|d| d > 2)
 }
@@ -58,7 +60,10 @@ fn check_line(line: &str, position: &Position) {
         ["learned"] | ["status"] => {}
         ["status", ..] => assert!(words[1..].iter().all(|w| !w.is_empty()), "{line:?}"),
         ["nodestats", nodes, seconds] => {
-            assert!(nodes.parse::<u64>().is_ok() && is_seconds(seconds), "{line:?}")
+            assert!(
+                nodes.parse::<u64>().is_ok() && is_seconds(seconds),
+                "{line:?}"
+            )
         }
         ["===", answer] => {
             let fields: Vec<&str> = answer.split('/').collect();
@@ -68,7 +73,9 @@ fn check_line(line: &str, position: &Position) {
                 _ => panic!("malformed answer {line:?}"),
             }
             assert_eq!(fields[0], fields[0].to_ascii_uppercase(), "{line:?}");
-            let mv: Move = fields[0].parse().unwrap_or_else(|e| panic!("{line:?}: {e}"));
+            let mv: Move = fields[0]
+                .parse()
+                .unwrap_or_else(|e| panic!("{line:?}: {e}"));
             assert!(position.is_legal(mv), "{line:?} in {position}");
         }
         ["search", pv, eval, "0", depth] => {
@@ -77,7 +84,10 @@ fn check_line(line: &str, position: &Position) {
                 depth == "100%" || depth.parse::<u32>().is_ok_and(|d| d >= 1),
                 "{line:?}"
             );
-            assert!(pv.is_ascii() && !pv.is_empty() && pv.len() % 2 == 0, "{line:?}");
+            assert!(
+                pv.is_ascii() && !pv.is_empty() && pv.len() % 2 == 0,
+                "{line:?}"
+            );
             let mut p = *position;
             for (i, chunk) in pv.as_bytes().chunks(2).enumerate() {
                 let text = std::str::from_utf8(chunk).expect("ASCII");
@@ -118,7 +128,10 @@ fuzz_target!(|data: &[u8]| {
                 Reply::Quit => {}
             }
         }
-        if replies.iter().any(|r| matches!(r, Reply::Out(o) if o.starts_with("==="))) {
+        if replies
+            .iter()
+            .any(|r| matches!(r, Reply::Out(o) if o.starts_with("===")))
+        {
             assert_eq!(before, after, "go plays no move");
         }
         if replies.contains(&Reply::Quit) {

@@ -11,7 +11,11 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     if let Ok(algorithm) = text.parse::<Algorithm>() {
-        assert_eq!(algorithm.to_string().parse::<Algorithm>(), Ok(algorithm), "{text:?}");
+        assert_eq!(
+            algorithm.to_string().parse::<Algorithm>(),
+            Ok(algorithm),
+            "{text:?}"
+        );
     }
     if let Ok(index) = text.parse::<KillerIndex>() {
         assert_eq!(index.name().parse::<KillerIndex>(), Ok(index), "{text:?}");
