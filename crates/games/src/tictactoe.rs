@@ -166,15 +166,16 @@ impl fmt::Display for ParseTicTacToeError {
 
 impl std::error::Error for ParseTicTacToeError {}
 
-/// Reads nine cells in reading order (`X`, `O`, `.` or `-`; `/` and spaces are ignored). The
-/// side to move follows from the counts (X moves first).
+/// Reads nine cells in reading order (`X`, `O`, `.` or `-`; `/` and whitespace are ignored, so
+/// the three rows that [`Display`](fmt::Display) prints read back). The side to move follows
+/// from the counts (X moves first).
 impl FromStr for TicTacToe {
     type Err = ParseTicTacToeError;
     fn from_str(s: &str) -> Result<Self, ParseTicTacToeError> {
         let (mut x, mut o, mut n) = (0u16, 0u16, 0u32);
         for (col, ch) in s.chars().enumerate() {
             let bit = match ch {
-                '/' | ' ' => continue,
+                _ if ch == '/' || ch.is_whitespace() => continue,
                 _ if n >= 9 => {
                     return Err(ParseTicTacToeError(format!(
                         "more than 9 cells at column {}",
@@ -266,6 +267,20 @@ mod tests {
         let err = "XO?......".parse::<TicTacToe>().unwrap_err().to_string();
         assert!(err.contains("column 3"), "{err}");
         assert!("XO".parse::<TicTacToe>().is_err());
+    }
+
+    #[test]
+    fn a_printed_position_reads_back_as_the_same_position() {
+        // Found by the `tictactoe_position` fuzz target: the newlines between the printed rows
+        // were refused.
+        let g: TicTacToe = std::str::from_utf8(b"XO./.X./..O")
+            .unwrap()
+            .parse()
+            .unwrap();
+        let printed = g.to_string();
+        assert_eq!(printed, "XO.\n.X.\n..O");
+        assert_eq!(printed.parse::<TicTacToe>(), Ok(g));
+        assert_eq!("X O .\r\n\t. X .\n. . O".parse::<TicTacToe>(), Ok(g));
     }
 
     #[test]

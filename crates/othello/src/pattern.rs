@@ -497,10 +497,15 @@ impl Reader<'_> {
         Err(self.malformed("a number is too long"))
     }
 
+    /// A weight: an `i16` other than `i16::MIN`, which has no negation for the configurations
+    /// with the colours swapped (the trainer keeps weights within ±32,000).
     fn weight(&mut self) -> Result<i16, WeightsError> {
         let z = self.varint()?;
         let v = (z >> 1) as i64 ^ -((z & 1) as i64);
-        i16::try_from(v).map_err(|_| self.malformed("a weight is out of range"))
+        i16::try_from(v)
+            .ok()
+            .filter(|&w| w != i16::MIN)
+            .ok_or_else(|| self.malformed("a weight is out of range"))
     }
 }
 
@@ -945,6 +950,24 @@ mod tests {
             PatternWeights::from_bytes(&bytes[..bytes.len() - 3]),
             Err(WeightsError::Malformed { .. })
         ));
+    }
+
+    #[test]
+    fn a_weight_without_a_negation_is_refused() {
+        // Found while writing the `weights_file` fuzz target: a class weight of -32768 (zigzag
+        // varint `ff ff 03`) was read, and negating it for the colour-swapped configurations
+        // overflowed in `PatternEval::new`.
+        let mut w = PatternWeights::zero("");
+        w.phases[0].classes[1] = i16::MIN;
+        let bytes = w.to_bytes();
+        assert!(bytes.windows(3).any(|b| b == b"\xff\xff\x03"));
+        assert!(matches!(
+            PatternWeights::from_bytes(&bytes),
+            Err(WeightsError::Malformed { what, .. }) if what == "a weight is out of range"
+        ));
+        // The most negative weight that can be negated still reads.
+        w.phases[0].classes[1] = -i16::MAX;
+        assert_eq!(PatternWeights::from_bytes(&w.to_bytes()).as_ref(), Ok(&w));
     }
 
     #[test]

@@ -38,9 +38,10 @@ fn properties(text: &str) -> Result<Vec<(String, String, usize)>, GgfError> {
     let start = text
         .find("(;")
         .ok_or_else(|| error(0, "no game: expected '(;' at the start"))?;
-    let end = text[start..]
+    // The end is looked for after the opening: in `(;)` the `;` belongs to the start.
+    let end = text[start + 2..]
         .find(";)")
-        .map(|e| start + e)
+        .map(|e| start + 2 + e)
         .ok_or_else(|| error(text.len(), "unterminated game: expected ';)' at the end"))?;
     let body = &text[start + 2..end];
     let mut out = Vec::new();
@@ -246,6 +247,15 @@ mod tests {
         g.play("f5".parse().unwrap()).unwrap();
         let text = to_ggf(&g, "x", "y").replace("B[F5]", "B[F5/1.50/0.2]");
         assert_eq!(parse_ggf(&text).unwrap(), g);
+    }
+
+    #[test]
+    fn a_game_whose_start_and_end_share_the_semicolon_is_unterminated() {
+        // Found by the `ggf_game` fuzz target: the `;` of `(;` was read as the start of `;)`.
+        let text = std::str::from_utf8(b"(;)").unwrap();
+        let err = parse_ggf(text).unwrap_err();
+        assert_eq!(err.offset, 3);
+        assert!(err.message.starts_with("unterminated game"), "{err}");
     }
 
     #[test]
