@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use prune_search::{Algorithm, KillerIndex, Preset, SearchConfig};
+use prune_search::{Algorithm, KillerIndex, Named, Preset, SearchConfig};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
