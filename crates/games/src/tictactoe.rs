@@ -39,12 +39,14 @@ impl fmt::Display for Cell {
 }
 
 impl FromStr for Cell {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = ParseTicTacToeError;
+    fn from_str(s: &str) -> Result<Self, ParseTicTacToeError> {
         let b = s.trim().as_bytes();
         match b {
             [file @ b'a'..=b'c', rank @ b'1'..=b'3'] => Ok(Cell((rank - b'1') * 3 + (file - b'a'))),
-            _ => Err(format!("'{s}' is not a tic-tac-toe cell (a1..c3)")),
+            _ => Err(ParseTicTacToeError(format!(
+                "'{s}' is not a tic-tac-toe cell (a1..c3)"
+            ))),
         }
     }
 }

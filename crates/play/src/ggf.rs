@@ -122,11 +122,23 @@ fn parse_board(value: &str, offset: usize) -> Result<Position, GgfError> {
         .map_err(|e| error(offset, format!("impossible board: {e}")))
 }
 
+/// A move value that does not read as a move.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad move '{value}': {source}")]
+pub struct BadMove {
+    /// The value given.
+    pub value: String,
+    /// What is wrong with its move.
+    pub source: prune_othello::ParseError,
+}
+
 /// Reads a move value `F5`, `PA` or `F5/eval/time`.
-pub fn parse_move(value: &str) -> Result<Move, String> {
+pub fn parse_move(value: &str) -> Result<Move, BadMove> {
     let mv = value.split('/').next().unwrap_or("").trim();
-    mv.parse::<Move>()
-        .map_err(|e| format!("bad move '{value}': {e}"))
+    mv.parse::<Move>().map_err(|source| BadMove {
+        value: value.to_string(),
+        source,
+    })
 }
 
 /// Reads one GGF game: its start position and moves, checked for legality.
@@ -153,7 +165,7 @@ pub fn parse_ggf(text: &str) -> Result<GameRecord, GgfError> {
                 } else {
                     Color::White
                 };
-                let mv = parse_move(&value).map_err(|m| error(offset, m))?;
+                let mv = parse_move(&value).map_err(|m| error(offset, m.to_string()))?;
                 if g.current().to_move() != color {
                     // Some writers omit passes: insert the forced one.
                     if g.current().is_legal(Move::PASS) {

@@ -283,7 +283,7 @@ impl NboardSession {
 
     /// Plays `text` (`F5`, `PA` or `F5/eval/time`) on the stored game.
     fn play(&mut self, text: &str, out: &mut dyn FnMut(Reply)) -> Result<(), String> {
-        let mv = parse_move(text)?;
+        let mv = parse_move(text).map_err(|e| e.to_string())?;
         let position = *self.game.current();
         if !position.is_legal(mv)
             && position.is_legal(Move::PASS)

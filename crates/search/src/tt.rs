@@ -339,7 +339,11 @@ mod tests {
     fn a_table_larger_than_the_address_space_is_an_error_that_says_its_size() {
         // 2^27 MiB = 128 TiB: more than a 64-bit process can map, so refused on any machine.
         let err = TranspositionTable::<u8>::new(1 << 27).unwrap_err();
-        assert!(err.bytes <= 1 << 47 && err.bytes > (1 << 47) - 64, "{}", err.bytes);
+        assert!(
+            err.bytes <= 1 << 47 && err.bytes > (1 << 47) - 64,
+            "{}",
+            err.bytes
+        );
         let text = err.to_string();
         assert!(
             text.contains("134217728 MiB") && text.contains("smaller"),
