@@ -32,6 +32,7 @@ pub mod endgame;
 pub mod eval;
 pub mod notation;
 pub mod obf;
+pub mod openings;
 pub mod ordering;
 pub mod pattern;
 pub mod perft;
@@ -40,6 +41,7 @@ pub mod solve;
 mod square;
 pub mod stability;
 pub mod suite;
+pub mod symmetry;
 mod table;
 pub mod train;
 
