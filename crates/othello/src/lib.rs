@@ -48,7 +48,9 @@ pub mod train;
 pub use board::{Board, OverlappingDiscs};
 pub use eval::{Features, HandEval, OthelloEval};
 pub use notation::{ParseError, ParseErrorKind};
-pub use obf::{parse_obf, parse_obf_numbered, ObfEntry, ObfError, ObfErrorKind};
+pub use obf::{
+    parse_obf, parse_obf_numbered, parse_obf_records, ObfEntry, ObfError, ObfErrorKind, ObfRecords,
+};
 pub use ordering::{Ordered, StaticOrdering};
 pub use pattern::{PatternEval, PatternWeights, WeightsError};
 pub use perft::perft;
@@ -57,4 +59,5 @@ pub use solve::{
     solve, EndgameOrdering, SolveOptions, SolveResult, SolveWindow, Solver, SolverKind,
 };
 pub use square::{squares, Move, Square, Squares};
-pub use suite::{builtin_suite, SuitePosition, BUILTIN_SUITES};
+pub use suite::{builtin_suite, load_suite_or_file, SuitePosition, BUILTIN_SUITES};
+pub use suite::{BadRecord, LoadError, LoadedPositions, NumberedEntry};
