@@ -7,7 +7,7 @@ use clap::Args;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, Color, Table};
 use indicatif::{ProgressBar, ProgressStyle};
 use prune_othello::endgame::Isa;
-use prune_othello::{builtin_suite, parse_obf_numbered, ObfEntry, BUILTIN_SUITES};
+use prune_othello::{load_suite_or_file, LoadedPositions, ObfEntry};
 use prune_othello::{Move, SolveOptions, SolveResult, SolveWindow, Solver, SolverKind};
 use prune_search::{parse_name, ConfigError, Named};
 use prune_search::{Algorithm, Counters};
@@ -27,7 +27,9 @@ const DEFAULT_TT_MIB: usize = 64;
 #[derive(Args, Debug)]
 pub struct SolveArgs {
     /// A built-in suite (`ffo-40-59`) or the path of an OBF file (one position per line with
-    /// the exact score of its moves).
+    /// the exact score of its moves). A malformed line of the file is reported as
+    /// `FILE:LINE:COLUMN: ...` and skipped: the other positions are solved, then the command
+    /// fails (exit status 1).
     #[arg(value_name = "SUITE|FILE")]
     pub source: String,
     /// `exact`: the final disc difference; `wdl`: only win (+1), draw (0) or loss (-1).
@@ -131,81 +133,34 @@ impl SolveArgs {
     }
 }
 
-/// A position to solve, numbered by its suite number or its line in the file.
-struct Problem {
-    number: usize,
-    entry: ObfEntry,
-}
+/// Where the positions came from: a built-in suite or an OBF file, and the file's
+/// malformed records.
+type Source = LoadedPositions;
 
-/// Where the positions came from.
-struct Source {
-    /// The name given on the command line.
-    name: String,
-    /// Whether it is a built-in suite (numbered by the suite) or a file (numbered by line).
-    builtin: bool,
-    problems: Vec<Problem>,
-}
-
-impl Source {
-    /// How a position's number reads: `#40` in a suite, `line 7` in a file.
-    fn label(&self, number: usize) -> String {
-        if self.builtin {
-            format!("#{number}")
-        } else {
-            format!("line {number}")
-        }
-    }
-}
-
-/// Loads the positions of a built-in suite or of an OBF file.
+/// Loads the positions of a built-in suite or of an OBF file. Each malformed record of the
+/// file is printed on stderr as `path:line:column: what is wrong` and skipped (the run fails
+/// at the end); a file that cannot be read or holds no well-formed position is an error.
 fn load(name: &str) -> Result<Source, CliError> {
-    if let Some(suite) = builtin_suite(name) {
-        let problems = suite
-            .into_iter()
-            .map(|sp| Problem {
-                number: sp.number as usize,
-                entry: sp.entry,
-            })
-            .collect();
-        return Ok(Source {
-            name: name.to_string(),
-            builtin: true,
-            problems,
-        });
+    let source = load_suite_or_file(name).map_err(|e| CliError::Usage(e.to_string()))?;
+    for bad in &source.bad_records {
+        eprintln!("{bad} (skipped)");
     }
-    let text = std::fs::read_to_string(name).map_err(|e| {
-        let hint = if std::path::Path::new(name).exists() {
-            String::new()
-        } else {
-            format!(
-                " (it is not a built-in suite either; those are: {})",
-                BUILTIN_SUITES.join(", ")
-            )
-        };
-        CliError::Usage(format!("cannot read OBF file '{name}': {e}{hint}"))
-    })?;
-    let entries = parse_obf_numbered(&text).map_err(|e| CliError::Usage(format!("{name}: {e}")))?;
-    if entries.is_empty() {
-        return Err(CliError::Usage(format!("{name}: no positions in the file")));
-    }
-    let problems = entries
-        .into_iter()
-        .map(|(number, entry)| Problem { number, entry })
-        .collect();
-    Ok(Source {
-        name: name.to_string(),
-        builtin: false,
-        problems,
-    })
+    Ok(source)
 }
 
-/// Keeps the problems `selection` names; every number named must exist.
+/// Keeps the positions `selection` names; every number named must exist.
 fn select(source: &mut Source, selection: &Selection) -> Result<(), CliError> {
     if let Some(missing) = selection
         .numbers()
-        .find(|&n| !source.problems.iter().any(|p| p.number == n))
+        .find(|&n| !source.positions.iter().any(|p| p.number == n))
     {
-        let known = match (source.problems.first(), source.problems.last()) {
+        if let Some(bad) = source.bad_records.iter().find(|b| b.error.line == missing) {
+            return Err(CliError::Usage(format!(
+                "--only: line {missing} of {} is malformed: {}",
+                source.name, bad.error.kind
+            )));
+        }
+        let known = match (source.positions.first(), source.positions.last()) {
             (Some(first), Some(last)) if source.builtin => {
                 format!("it has #{} to #{}", first.number, last.number)
             }
@@ -217,7 +172,7 @@ fn select(source: &mut Source, selection: &Selection) -> Result<(), CliError> {
             source.name
         )));
     }
-    source.problems.retain(|p| selection.contains(p.number));
+    source.positions.retain(|p| selection.contains(p.number));
     Ok(())
 }
 
@@ -334,14 +289,14 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
             .map_err(|e| CliError::Usage(format!("--isa: {e}")))?;
     }
 
-    let bar = ProgressBar::new(source.problems.len() as u64);
+    let bar = ProgressBar::new(source.positions.len() as u64);
     bar.set_style(
         ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar.enable_steady_tick(Duration::from_millis(200));
-    let mut rows = Vec::with_capacity(source.problems.len());
-    for problem in std::mem::take(&mut source.problems) {
+    let mut rows = Vec::with_capacity(source.positions.len());
+    for problem in std::mem::take(&mut source.positions) {
         let position = problem.entry.position;
         bar.set_message(format!(
             "{} ({} empties)",
@@ -389,15 +344,33 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
         .filter(|r| r.verdict.is_wrong())
         .map(|r| source.label(r.number))
         .collect();
-    if wrong.is_empty() {
-        Ok(())
-    } else {
-        Err(CliError::Failure(format!(
+    let mut failures = Vec::new();
+    if !wrong.is_empty() {
+        failures.push(format!(
             "{} of {} positions solved WRONG: {}",
             wrong.len(),
             rows.len(),
             wrong.join(", ")
-        )))
+        ));
+    }
+    if !source.bad_records.is_empty() {
+        let lines: Vec<String> = source
+            .bad_records
+            .iter()
+            .map(|b| b.error.line.to_string())
+            .collect();
+        let plural = if lines.len() == 1 { "" } else { "s" };
+        failures.push(format!(
+            "{} malformed record{plural} of {} skipped (line{plural} {})",
+            lines.len(),
+            source.name,
+            lines.join(", ")
+        ));
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(CliError::Failure(failures.join("; ")))
     }
 }
 
@@ -437,9 +410,21 @@ fn solve_json(source: &Source, options: &SolveOptions, isa: Option<Isa>, rows: &
     let (total, time) = totals(rows);
     let nodes = total.nodes;
     let count = |v: Verdict| rows.iter().filter(|r| r.verdict == v).count();
+    let bad_records: Vec<Value> = source
+        .bad_records
+        .iter()
+        .map(|b| {
+            json!({
+                "line": b.error.line,
+                "column": b.error.column,
+                "error": b.error.kind.to_string(),
+            })
+        })
+        .collect();
     json!({
         "source": source.name,
         "builtin_suite": source.builtin,
+        "malformed": bad_records,
         "window": options.window.name(),
         "engine": options.kind.name(),
         "tt_mib": options.tt_mib,
@@ -599,7 +584,7 @@ mod tests {
         };
         assert!(msg.contains("#60") && msg.contains("#40 to #59"), "{msg}");
         select(&mut source, &parse_selection("40-42,45").unwrap()).expect("in the suite");
-        let numbers: Vec<usize> = source.problems.iter().map(|p| p.number).collect();
+        let numbers: Vec<usize> = source.positions.iter().map(|p| p.number).collect();
         assert_eq!(numbers, [40, 41, 42, 45]);
     }
 }

@@ -165,36 +165,82 @@ fn bar(len: u64, what: &str, quiet: bool) -> ProgressBar {
     bar
 }
 
+/// The most malformed lines of a work file listed one by one.
+const MAX_LISTED: usize = 10;
+
+/// The malformed lines of a work file: its path and their 1-based numbers.
+struct BadLines<'a> {
+    path: &'a Path,
+    lines: Vec<usize>,
+}
+
+impl BadLines<'_> {
+    /// The error listing each malformed line as `path:line: expected`, the first
+    /// [`MAX_LISTED`] of them one per line.
+    fn error(&self, expected: &str) -> CliError {
+        let mut text = format!(
+            "{}: {} malformed line{} (the work folder's files are written by prune train; \
+             delete the file to compute it again)",
+            self.path.display(),
+            self.lines.len(),
+            if self.lines.len() == 1 { "" } else { "s" }
+        );
+        for line in self.lines.iter().take(MAX_LISTED) {
+            text.push_str(&format!("\n  {}:{line}: {expected}", self.path.display()));
+        }
+        if self.lines.len() > MAX_LISTED {
+            text.push_str(&format!("\n  and {} more", self.lines.len() - MAX_LISTED));
+        }
+        CliError::Failure(text)
+    }
+}
+
+/// Reads every line of a work file with `parse`; if any line is malformed, the numbers of all
+/// of them.
+fn read_records<'a, T>(
+    path: &'a Path,
+    text: &str,
+    parse: impl Fn(&str) -> Option<T>,
+) -> Result<Vec<T>, BadLines<'a>> {
+    let mut records = Vec::new();
+    let mut bad = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        match parse(line) {
+            Some(record) => records.push(record),
+            None => bad.push(index + 1),
+        }
+    }
+    if bad.is_empty() {
+        Ok(records)
+    } else {
+        Err(BadLines { path, lines: bad })
+    }
+}
+
 /// The self-play positions: read from the folder, or played and saved there.
 fn positions(work: &Path, options: &TrainOptions, quiet: bool) -> Result<Vec<Sample>, CliError> {
     let path = work.join("positions.txt");
     if path.exists() {
         let text = fs::read_to_string(&path).map_err(|e| failure(&path, "cannot read", e))?;
-        return text
-            .lines()
-            .enumerate()
-            .map(|(n, line)| {
-                let bad = || {
-                    failure(
-                        &path,
-                        &format!("line {}", n + 1),
-                        "expected PLAYER OPPONENT GAME (hex, hex, number)",
-                    )
-                };
-                let mut parts = line.split_whitespace();
-                let mut hex = || parts.next().and_then(|t| u64::from_str_radix(t, 16).ok());
-                let (player, opponent) = (hex().ok_or_else(bad)?, hex().ok_or_else(bad)?);
-                let game = parts.next().and_then(|t| t.parse().ok()).ok_or_else(bad)?;
-                if player & opponent != 0 {
-                    return Err(bad());
+        return read_records(&path, &text, |line| {
+            let mut parts = line.split_whitespace();
+            let mut hex = || parts.next().and_then(|t| u64::from_str_radix(t, 16).ok());
+            let (player, opponent) = (hex(), hex());
+            let game = parts.next().and_then(|t| t.parse().ok());
+            match (player, opponent, game, parts.next()) {
+                (Some(player), Some(opponent), Some(game), None) if player & opponent == 0 => {
+                    Some(Sample {
+                        player,
+                        opponent,
+                        game,
+                    })
                 }
-                Ok(Sample {
-                    player,
-                    opponent,
-                    game,
-                })
-            })
-            .collect();
+                _ => None,
+            }
+        })
+        .map_err(|bad| {
+            bad.error("expected PLAYER OPPONENT GAME (hex, hex, number; no disc twice)")
+        });
     }
     let progress = bar(options.games as u64, "games", quiet);
     let samples = self_play(options, &|n| progress.set_position(n as u64));
@@ -222,17 +268,10 @@ fn labels(
     let path = work.join(format!("labels-{phase:02}.txt"));
     if path.exists() {
         let text = fs::read_to_string(&path).map_err(|e| failure(&path, "cannot read", e))?;
-        let values = text
-            .lines()
-            .enumerate()
-            .map(|(n, line)| {
-                line.trim()
-                    .parse::<f32>()
-                    .ok()
-                    .filter(|v| v.is_finite())
-                    .ok_or_else(|| failure(&path, &format!("line {}", n + 1), "expected a number"))
-            })
-            .collect::<Result<Vec<f32>, CliError>>()?;
+        let values = read_records(&path, &text, |line| {
+            line.trim().parse::<f32>().ok().filter(|v| v.is_finite())
+        })
+        .map_err(|bad| bad.error("expected a finite number"))?;
         if values.len() != samples.len() {
             return Err(failure(
                 &path,

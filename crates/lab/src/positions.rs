@@ -1,8 +1,6 @@
 //! The Othello positions an experiment runs on: a built-in suite or a user's OBF file.
 
-use std::path::Path;
-
-use prune_othello::{builtin_suite, parse_obf_numbered, Position, BUILTIN_SUITES};
+use prune_othello::{load_suite_or_file, Position};
 
 use crate::LabError;
 
@@ -27,52 +25,43 @@ pub struct PositionSet {
 impl PositionSet {
     /// The built-in FFO #40-#59 positions (the default of the Othello experiments).
     pub fn ffo_40_59() -> PositionSet {
-        load_builtin("ffo-40-59").expect("the built-in suite exists")
+        load_positions("ffo-40-59").expect("the built-in suite exists")
     }
-}
-
-fn load_builtin(name: &str) -> Option<PositionSet> {
-    let suite = builtin_suite(name)?;
-    Some(PositionSet {
-        source: format!("built-in suite {name}"),
-        positions: suite
-            .into_iter()
-            .map(|p| LabPosition {
-                name: format!("#{}", p.number),
-                position: p.entry.position,
-            })
-            .collect(),
-    })
 }
 
 /// The positions named by `source`: a built-in suite (`ffo-40-59`) or an OBF file's path
-/// (only the positions are used; listed move scores are ignored). A file that cannot be read,
-/// is malformed or holds no position is an error naming the file and line.
+/// (only the positions are used; listed move scores are ignored), read by
+/// [`load_suite_or_file`]. A file that cannot be read, holds no position or has malformed
+/// lines is an error naming the file and the line of each malformed record (an experiment
+/// does not run on part of a set).
 pub fn load_positions(source: &str) -> Result<PositionSet, LabError> {
-    if let Some(set) = load_builtin(source) {
-        return Ok(set);
-    }
-    let path = Path::new(source);
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        LabError::Usage(format!(
-            "--positions {source}: {e} (give an OBF file or a built-in suite: {})",
-            BUILTIN_SUITES.join(", ")
-        ))
-    })?;
-    let entries = parse_obf_numbered(&text)
-        .map_err(|e| LabError::Usage(format!("--positions {source}: {e}")))?;
-    if entries.is_empty() {
+    let loaded =
+        load_suite_or_file(source).map_err(|e| LabError::Usage(format!("--positions: {e}")))?;
+    if !loaded.bad_records.is_empty() {
+        let lines: Vec<String> = loaded
+            .bad_records
+            .iter()
+            .map(|b| format!("\n  {b}"))
+            .collect();
         return Err(LabError::Usage(format!(
-            "--positions {source}: no position in the file"
+            "--positions {source}: {} malformed record{}:{}",
+            lines.len(),
+            if lines.len() == 1 { "" } else { "s" },
+            lines.concat()
         )));
     }
     Ok(PositionSet {
-        source: source.to_string(),
-        positions: entries
-            .into_iter()
-            .map(|(line, entry)| LabPosition {
-                name: format!("line {line}"),
-                position: entry.position,
+        source: if loaded.builtin {
+            format!("built-in suite {source}")
+        } else {
+            source.to_string()
+        },
+        positions: loaded
+            .positions
+            .iter()
+            .map(|p| LabPosition {
+                name: loaded.label(p.number),
+                position: p.entry.position,
             })
             .collect(),
     })
@@ -95,11 +84,14 @@ mod tests {
         let set = load_positions(file.to_str().unwrap()).unwrap();
         let names: Vec<_> = set.positions.iter().map(|p| p.name.as_str()).collect();
         assert_eq!(names, ["line 2", "line 4"]);
-        std::fs::write(&file, format!("{start}\nnot a position\n")).unwrap();
+        std::fs::write(&file, format!("{start}\nnot a position\n{start}\nno\n")).unwrap();
         let err = load_positions(file.to_str().unwrap())
             .unwrap_err()
             .to_string();
-        assert!(err.contains("line 2"), "{err}");
+        let path = file.to_str().unwrap();
+        assert!(err.contains("2 malformed records"), "{err}");
+        assert!(err.contains(&format!("{path}:2:")), "{err}");
+        assert!(err.contains(&format!("{path}:4:")), "{err}");
         std::fs::write(&file, "# nothing\n").unwrap();
         let err = load_positions(file.to_str().unwrap())
             .unwrap_err()

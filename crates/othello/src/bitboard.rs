@@ -269,6 +269,7 @@ pub(crate) fn from_diagram(diagram: &str) -> (u64, u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use prune_search::rng::{Rng, XorShift64};
 
     /// The slow, obvious rule: walk each direction square by square.
     fn flipped_by_walking(sq: usize, player: u64, opponent: u64) -> u64 {
@@ -302,15 +303,10 @@ mod tests {
         total
     }
 
-    /// A small deterministic generator (xorshift) for random boards.
+    /// Random boards from a fixed xorshift sequence.
     fn random_boards(count: usize) -> Vec<(u64, u64)> {
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = XorShift64::new(0x9e37_79b9_7f4a_7c15);
+        let mut next = move || rng.next_u64();
         (0..count)
             .map(|_| {
                 let occupied = next() | next();

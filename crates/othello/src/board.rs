@@ -1,6 +1,8 @@
 //! [`Board`]: the discs as two bitboards relative to the side to move, with move generation,
 //! flipping, make-move as XORs, pass as a swap, final scoring and hashing.
 
+use prune_search::rng::{splitmix64_finalize as mix, GOLDEN_GAMMA};
+
 use crate::bitboard;
 use crate::square::Square;
 
@@ -175,26 +177,28 @@ impl Board {
     }
 
     /// A 64-bit hash of the discs and of which side owns which (swapping the sides changes
-    /// it). Built from the SplitMix64 finaliser, applied to each mask in turn so that the two
-    /// masks play different roles.
+    /// it): the key of the generic search's transposition table. Built from the SplitMix64
+    /// finaliser, applied to each mask in turn so that the two masks play different roles.
     #[inline]
     pub const fn hash(&self) -> u64 {
-        mix(self.player ^ mix(self.opponent ^ 0x9e37_79b9_7f4a_7c15))
+        mix(self.player ^ mix(self.opponent ^ GOLDEN_GAMMA))
     }
+}
+
+/// The endgame solver's hash of a position given as its two bitboards (the mover's discs, the
+/// other side's): one SplitMix64 finaliser of a combination of both, cheaper than
+/// [`Board::hash`] on the solver's hot path. The two are kept distinct because node counts
+/// are pinned on each: the `prune bench` signature on [`Board::hash`], the solver's on this
+/// one (it picks the table's bucket).
+#[inline]
+pub(crate) const fn bitboard_hash(player: u64, opponent: u64) -> u64 {
+    mix(player ^ opponent.rotate_left(23).wrapping_mul(GOLDEN_GAMMA))
 }
 
 impl Default for Board {
     fn default() -> Self {
         Board::START
     }
-}
-
-/// The SplitMix64 output function: a bijection on `u64` with good avalanche.
-#[inline]
-const fn mix(mut x: u64) -> u64 {
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
 }
 
 #[cfg(test)]
@@ -381,6 +385,22 @@ mod tests {
         assert_ne!(b.hash(), b.pass().hash());
         assert_ne!(b.hash(), next.hash());
         assert_eq!(b.hash(), Board::START.hash());
+    }
+
+    /// Node counts are pinned on both hashes (the bench signature, the solver's table
+    /// buckets): their values at the start position are pinned here.
+    #[test]
+    fn the_hashes_keep_their_values() {
+        let b = Board::START;
+        assert_eq!(b.hash(), 0x2425_fc27_f128_6bfa);
+        assert_eq!(
+            bitboard_hash(b.player(), b.opponent()),
+            0xb152_d542_d0f2_744c
+        );
+        assert_ne!(
+            bitboard_hash(b.player(), b.opponent()),
+            bitboard_hash(b.opponent(), b.player())
+        );
     }
 
     #[test]

@@ -230,11 +230,12 @@ mod tests {
     use crate::bitboard::from_diagram;
     use crate::square::{squares, Square};
     use crate::Color;
+    use prune_search::rng::{Rng, XorShift64};
     use prune_search::Game;
 
     /// The positions of a deterministic pseudo-random game (xorshift move choice).
     fn playout(seed: u64) -> Vec<Position> {
-        let mut state = seed | 1;
+        let mut rng = XorShift64::new(seed | 1);
         let mut p = Position::START;
         let mut seen = vec![p];
         loop {
@@ -242,11 +243,8 @@ mod tests {
             if moves.is_empty() {
                 return seen;
             }
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
             p = p
-                .play(moves[(state % moves.len() as u64) as usize])
+                .play(moves[rng.below(moves.len() as u64) as usize])
                 .unwrap();
             seen.push(p);
         }

@@ -33,6 +33,7 @@ pub mod endgame;
 pub mod eval;
 pub mod notation;
 pub mod obf;
+pub mod openings;
 pub mod ordering;
 pub mod pattern;
 pub mod perft;
@@ -41,13 +42,16 @@ pub mod solve;
 mod square;
 pub mod stability;
 pub mod suite;
+pub mod symmetry;
 mod table;
 pub mod train;
 
 pub use board::{Board, OverlappingDiscs};
 pub use eval::{Features, HandEval, OthelloEval};
 pub use notation::{ParseError, ParseErrorKind};
-pub use obf::{parse_obf, parse_obf_numbered, ObfEntry, ObfError, ObfErrorKind};
+pub use obf::{
+    parse_obf, parse_obf_numbered, parse_obf_records, ObfEntry, ObfError, ObfErrorKind, ObfRecords,
+};
 pub use ordering::{Ordered, StaticOrdering};
 pub use pattern::{PatternEval, PatternWeights, WeightsError};
 pub use perft::perft;
@@ -56,4 +60,5 @@ pub use solve::{
     solve, EndgameOrdering, SolveOptions, SolveResult, SolveWindow, Solver, SolverKind,
 };
 pub use square::{squares, Move, Square, Squares};
-pub use suite::{builtin_suite, SuitePosition, BUILTIN_SUITES};
+pub use suite::{builtin_suite, load_suite_or_file, SuitePosition, BUILTIN_SUITES};
+pub use suite::{BadRecord, LoadError, LoadedPositions, NumberedEntry};

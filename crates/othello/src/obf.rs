@@ -124,6 +124,34 @@ pub fn parse_obf_numbered(text: &str) -> Result<Vec<(usize, ObfEntry)>, ObfError
         .collect()
 }
 
+/// Every record of an OBF file's text, the good and the bad: unlike [`parse_obf_numbered`],
+/// reading goes on after a malformed line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ObfRecords {
+    /// The well-formed entries, each with its 1-based line number, in file order.
+    pub entries: Vec<(usize, ObfEntry)>,
+    /// One error per malformed line, in file order.
+    pub errors: Vec<ObfError>,
+}
+
+/// Reads every line of an OBF file's text as [`parse_obf_numbered`] does (blank lines and
+/// lines starting with `#` or `%` skipped), keeping the good entries and an error for each
+/// malformed line.
+pub fn parse_obf_records(text: &str) -> ObfRecords {
+    let mut records = ObfRecords::default();
+    for (index, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        if trimmed.is_empty() || trimmed.starts_with('#') || trimmed.starts_with('%') {
+            continue;
+        }
+        match parse_line(line, index + 1) {
+            Ok(entry) => records.entries.push((index + 1, entry)),
+            Err(error) => records.errors.push(error),
+        }
+    }
+    records
+}
+
 /// Reads one line, numbered `line_number` in errors.
 fn parse_line(line: &str, line_number: usize) -> Result<ObfEntry, ObfError> {
     let error = |byte: usize, kind| ObfError {
@@ -225,6 +253,24 @@ mod tests {
         assert_eq!(numbered, [(4, entries[0].clone())]);
         let bare = &first[..66];
         assert!(bare.parse::<ObfEntry>().unwrap().moves.is_empty());
+    }
+
+    #[test]
+    fn records_keep_the_good_lines_and_an_error_for_each_bad_one() {
+        let mut lines: Vec<String> = FFO.lines().take(3).map(String::from).collect();
+        lines.insert(1, "# a comment".into());
+        lines.insert(2, "not a position".into());
+        lines.push(lines[0].replacen("A2:+38", "A2:+99", 1));
+        let records = parse_obf_records(&lines.join("\n"));
+        let good: Vec<usize> = records.entries.iter().map(|(line, _)| *line).collect();
+        assert_eq!(good, [1, 4, 5]);
+        let bad: Vec<(usize, &ObfErrorKind)> =
+            records.errors.iter().map(|e| (e.line, &e.kind)).collect();
+        assert_eq!(bad.len(), 2, "{bad:?}");
+        assert_eq!(bad[0].0, 3);
+        assert_eq!(bad[1], (6, &ObfErrorKind::ScoreOutOfRange(99)));
+        let whole = parse_obf_numbered(&lines[..2].join("\n")).unwrap();
+        assert_eq!(records.entries[..1], whole[..]);
     }
 
     /// The error for `line` when it is the third line of a file.

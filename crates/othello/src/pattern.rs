@@ -25,6 +25,7 @@
 use std::sync::{Arc, OnceLock};
 
 use crate::board::Board;
+use crate::symmetry::{view_square, views};
 
 /// The empties of one game phase: phase `k` covers `k * PHASE_WIDTH` to
 /// `(k + 1) * PHASE_WIDTH - 1` empties (the start position's 60 belongs to the last phase).
@@ -147,61 +148,6 @@ const OFFSETS: [usize; FAMILIES.len() + 1] = {
 
 /// The configurations of all families together: the length of one phase's table.
 pub const CONFIGURATIONS: usize = OFFSETS[FAMILIES.len()];
-
-/// Where square `square` of a board lands in view `view` of it: views 0–3 are the identity,
-/// the mirror across the d/e files, the mirror across ranks 4/5, and both (a half turn); views
-/// 4–7 are those followed by the transposition across the a1–h8 diagonal. Each view brings one
-/// corner to a1.
-pub fn view_square(view: u8, square: u8) -> u8 {
-    let (mut file, mut rank) = (square % 8, square / 8);
-    if view & 1 != 0 {
-        file = 7 - file;
-    }
-    if view & 2 != 0 {
-        rank = 7 - rank;
-    }
-    if view & 4 != 0 {
-        std::mem::swap(&mut file, &mut rank);
-    }
-    rank * 8 + file
-}
-
-/// Mirrors a bitboard across the d/e files.
-#[inline]
-fn mirror_files(mut x: u64) -> u64 {
-    x = ((x >> 1) & 0x5555_5555_5555_5555) | ((x & 0x5555_5555_5555_5555) << 1);
-    x = ((x >> 2) & 0x3333_3333_3333_3333) | ((x & 0x3333_3333_3333_3333) << 2);
-    ((x >> 4) & 0x0f0f_0f0f_0f0f_0f0f) | ((x & 0x0f0f_0f0f_0f0f_0f0f) << 4)
-}
-
-/// Transposes a bitboard across the a1–h8 diagonal (a2 <-> b1).
-#[inline]
-fn transpose(mut x: u64) -> u64 {
-    let t = 0x0f0f_0f0f_0000_0000 & (x ^ (x << 28));
-    x ^= t ^ (t >> 28);
-    let t = 0x3333_0000_3333_0000 & (x ^ (x << 14));
-    x ^= t ^ (t >> 14);
-    let t = 0x5500_5500_5500_5500 & (x ^ (x << 7));
-    x ^= t ^ (t >> 7);
-    x
-}
-
-/// The eight views of a bitboard (see [`view_square`]).
-#[inline]
-fn views(x: u64) -> [u64; 8] {
-    let m = mirror_files(x);
-    let (v2, v3) = (x.swap_bytes(), m.swap_bytes());
-    [
-        x,
-        m,
-        v2,
-        v3,
-        transpose(x),
-        transpose(m),
-        transpose(v2),
-        transpose(v3),
-    ]
-}
 
 /// `TERNARY[b]`: the byte `b` read as base-3 digits 0/1 (bit `k` is worth `3^k`).
 static TERNARY: [u16; 256] = {
@@ -734,6 +680,7 @@ impl PartialEq for PatternEval {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use prune_search::rng::{Rng, XorShift64};
 
     /// The same indices computed square by square from [`FAMILIES`] (slow; the reference that
     /// [`indices`] is tested against).
@@ -758,7 +705,7 @@ mod tests {
 
     /// A few thousand positions of pseudo-random games.
     fn boards() -> Vec<Board> {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut rng = XorShift64::new(0x2545_f491_4f6c_dd1d);
         let mut out = Vec::new();
         for _ in 0..60 {
             let mut b = Board::START;
@@ -772,38 +719,15 @@ mod tests {
                     b = b.pass();
                     continue;
                 }
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
                 let n = moves.count_ones() as u64;
                 let mut m = moves;
-                for _ in 0..state % n {
+                for _ in 0..rng.below(n) {
                     m &= m - 1;
                 }
                 b = b.play_unchecked(crate::square::Square::new(m.trailing_zeros() as u8).unwrap());
             }
         }
         out
-    }
-
-    #[test]
-    fn views_match_their_square_maps() {
-        let mut x = 0x0123_4567_89ab_cdefu64;
-        for _ in 0..50 {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let v = views(x);
-            for view in 0..8u8 {
-                let mut expected = 0u64;
-                for s in 0..64u8 {
-                    if x >> s & 1 != 0 {
-                        expected |= 1 << view_square(view, s);
-                    }
-                }
-                assert_eq!(v[view as usize], expected, "view {view}");
-            }
-        }
     }
 
     #[test]
@@ -840,12 +764,12 @@ mod tests {
     /// A weight set with every class's weight a pseudo-random number.
     fn random_weights() -> Arc<PatternWeights> {
         let mut w = PatternWeights::zero("test");
-        let mut state = 99u64;
+        let mut rng = XorShift64::new(99);
         for phase in w.phases.iter_mut() {
             for c in phase.classes.iter_mut() {
-                state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
-                *c = ((state >> 33) % 201) as i16 - 100;
-                if state >> 60 < 6 {
+                let r = rng.next_u64();
+                *c = ((r >> 33) % 201) as i16 - 100;
+                if r >> 60 < 6 {
                     *c = 0;
                 }
             }

@@ -394,12 +394,13 @@ pub fn solve(position: &Position, options: &SolveOptions) -> Result<SolveResult,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use prune_search::rng::{Rng, XorShift64};
     use prune_search::Game;
 
     #[test]
     fn ordering_is_a_permutation_on_many_positions() {
         let mut p = Position::START;
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut rng = XorShift64::new(0x2545_f491_4f6c_dd1d);
         while p.outcome().is_none() {
             let mut moves = p.legal_moves();
             EndgameOrdering.order_moves(&p, &mut moves);
@@ -413,10 +414,7 @@ mod tests {
                 let fewest = moves.iter().map(replies).min();
                 assert_eq!(Some(replies(&moves[0])), fewest, "{p}");
             }
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            p = Game::play(&p, moves[(seed % moves.len() as u64) as usize]);
+            p = Game::play(&p, moves[rng.below(moves.len() as u64) as usize]);
         }
     }
 

@@ -133,6 +133,7 @@ pub(crate) fn stable_discs_inlined(player: u64, opponent: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::bitboard::{flipped, from_diagram, legal_moves};
+    use prune_search::rng::{Rng, XorShift64};
 
     #[test]
     fn diagonals_partition_the_board() {
@@ -155,12 +156,12 @@ mod tests {
                 .filter(|&&l| filled & l == l)
                 .fold(0, |a, &l| a | l)
         };
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut rng = XorShift64::new(0x9e37_79b9_7f4a_7c15);
         for i in 0..20_000 {
-            let mut filled = rng.next() | rng.next();
+            let mut filled = rng.next_u64() | rng.next_u64();
             for k in 0..(i % 4) {
-                filled |= DIAGONALS_A1H8[(rng.next() % 15) as usize];
-                filled |= DIAGONALS_H1A8[((rng.next() >> k) % 15) as usize];
+                filled |= DIAGONALS_A1H8[(rng.next_u64() % 15) as usize];
+                filled |= DIAGONALS_H1A8[((rng.next_u64() >> k) % 15) as usize];
             }
             let [_, _, d9, d7] = full_axes(filled);
             assert_eq!(d9, full_lines(filled, &DIAGONALS_A1H8), "{filled:#x}");
@@ -197,22 +198,11 @@ mod tests {
         assert_eq!(stable_discs(white, black), 1);
     }
 
-    /// A small deterministic generator (xorshift).
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-    }
-
     /// The defining property: along random games, a disc found stable keeps its colour to the
     /// end of the game.
     #[test]
     fn stable_discs_are_never_flipped() {
-        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut rng = XorShift64::new(0x2545_f491_4f6c_dd1d);
         let mut checked = 0u32;
         for _ in 0..400 {
             let (mut p, mut o) = (0x0000_0008_1000_0000_u64, 0x0000_0010_0800_0000_u64);
@@ -243,7 +233,7 @@ mod tests {
                 stable_black |= stable_discs(black, white);
                 stable_white |= stable_discs(white, black);
                 checked += (stable_black | stable_white).count_ones();
-                let mut choice = rng.next() % u64::from(moves.count_ones());
+                let mut choice = rng.next_u64() % u64::from(moves.count_ones());
                 let mut m = moves;
                 while choice > 0 {
                     m &= m - 1;

@@ -15,6 +15,8 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use prune_search::{alloc_slice, TableAllocError};
 
+use crate::board::bitboard_hash;
+
 /// What a probe finds: bounds on the exact score and the best move's square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Entry {
@@ -81,15 +83,6 @@ fn empties_of(data: u64) -> u32 {
 /// The age field of a data word.
 fn age_of(data: u64) -> u8 {
     (data >> 32) as u8
-}
-
-/// A hash of the position (both bitboards): the SplitMix64 output function of a mix.
-#[inline]
-fn hash(player: u64, opponent: u64) -> u64 {
-    let mut x = player ^ opponent.rotate_left(23).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
 }
 
 /// Asks the kernel to back the `len` bytes at `start` with huge pages (2 MiB on x86-64) where
@@ -162,7 +155,7 @@ impl EndgameTable {
     /// [`EndgameTable::probe_at`] take, for a caller that prefetches before it probes.
     #[inline]
     pub fn bucket_index(&self, player: u64, opponent: u64) -> usize {
-        let h = hash(player, opponent);
+        let h = bitboard_hash(player, opponent);
         ((u128::from(h) * self.buckets.len() as u128) >> 64) as usize
     }
 

@@ -19,6 +19,7 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
+use prune_search::rng::{Rng, XorShift64Star};
 use prune_search::{Algorithm, Engine, Preset, SearchLimits};
 
 use crate::board::Board;
@@ -99,31 +100,6 @@ impl Sample {
     }
 }
 
-/// A small deterministic generator (xorshift64*).
-#[derive(Clone, Debug)]
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    fn chance(&mut self, p: f64) -> bool {
-        ((self.next() >> 11) as f64 / (1u64 << 53) as f64) < p
-    }
-}
-
 /// The `k`-th set bit of `mask`.
 fn nth_square(mut mask: u64, k: u64) -> Square {
     for _ in 0..k {
@@ -133,7 +109,7 @@ fn nth_square(mut mask: u64, k: u64) -> Square {
 }
 
 /// One self-play game: every position reached before the end, side to move first.
-fn play_game(rng: &mut Rng, options: &TrainOptions) -> Vec<Board> {
+fn play_game(rng: &mut XorShift64Star, options: &TrainOptions) -> Vec<Board> {
     let (low, high) = options.random_plies;
     let random_plies = low + rng.below(u64::from(high.saturating_sub(low)) + 1) as u32;
     let mut board = Board::START;
@@ -166,7 +142,7 @@ fn play_game(rng: &mut Rng, options: &TrainOptions) -> Vec<Board> {
 /// The training positions of `options.games` self-play games, each distinct position once (in
 /// the order first reached). `progress` is called with the number of games played so far.
 pub fn self_play(options: &TrainOptions, progress: &(dyn Fn(usize) + Sync)) -> Vec<Sample> {
-    let mut rng = Rng::new(options.seed);
+    let mut rng = XorShift64Star::new(options.seed);
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     for game in 0..options.games {

@@ -6,6 +6,7 @@
 
 use prune_othello::perft::START_PERFT;
 use prune_othello::{builtin_suite, Move, Position, StaticOrdering};
+use prune_search::rng::mix;
 use prune_search::{perft, Game, MovePicker, Stage};
 
 /// Which stages a walk exercises.
@@ -17,14 +18,6 @@ struct Combo {
     tactical: bool,
     /// Whether killers are offered.
     killers: bool,
-}
-
-/// A pseudo-random number from a node's hash and a salt.
-fn mix(a: u64, b: u64) -> u64 {
-    let mut x = a ^ b.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    x ^= x >> 31;
-    x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x ^ (x >> 29)
 }
 
 /// Any move, legal here or not (squares and the pass).

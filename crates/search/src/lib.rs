@@ -46,6 +46,7 @@ pub mod ordering;
 mod parallel;
 mod picker;
 mod preset;
+pub mod rng;
 mod score;
 mod searcher;
 mod stats;

@@ -369,7 +369,7 @@ mod tests {
                 let tt = &tt;
                 scope.spawn(move || {
                     for i in 0..200_000u64 {
-                        let key = (i * 4 + t).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                        let key = (i * 4 + t).wrapping_mul(crate::rng::GOLDEN_GAMMA);
                         let v = value(key);
                         tt.store(key, (key % 7) as u32, s(v), s(v), Some(v as u32));
                         let probe = key ^ 0x5555;

@@ -3,7 +3,8 @@
 
 use std::time::Duration;
 
-use prune_othello::{Move, Position};
+use prune_othello::openings::{enumerate_openings, Distinct};
+use prune_othello::Position;
 use prune_search::{Engine, Game, KillerIndex, Killers, SearchConfig, SearchLimits};
 
 use super::NEGA_ALPHA;
@@ -21,35 +22,14 @@ const DEFAULT_GAMES: usize = 32;
 const FIRST_MOVE: &str = "f5";
 
 /// Plies in an opening, the first move included.
-const OPENING_PLIES: usize = 4;
+const OPENING_PLIES: u32 = 4;
 
 /// Every distinct position after [`FIRST_MOVE`] and three more plies, in the order of
 /// generation (moves by square, a1 first), each with its moves.
 fn all_openings() -> Vec<(String, Position)> {
-    let first: Move = FIRST_MOVE.parse().expect("a square");
-    let start = Position::START
-        .play(first)
-        .expect("f5 is legal at the start");
-    let mut lines = vec![(vec![first], start)];
-    for _ in 1..OPENING_PLIES {
-        let mut next = Vec::new();
-        for (line, position) in &lines {
-            for mv in position.legal_moves() {
-                let mut longer = line.clone();
-                longer.push(mv);
-                next.push((longer, position.play_unchecked(mv)));
-            }
-        }
-        lines = next;
-    }
-    let mut seen = std::collections::HashSet::new();
-    lines
+    enumerate_openings(OPENING_PLIES, Distinct::Position)
         .into_iter()
-        .filter(|(_, p)| seen.insert(*p))
-        .map(|(line, p)| {
-            let text: Vec<String> = line.iter().map(Move::to_string).collect();
-            (text.join(" "), p)
-        })
+        .map(|opening| (opening.line(), opening.position))
         .collect()
 }
 
