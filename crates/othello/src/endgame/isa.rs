@@ -413,6 +413,7 @@ mod x86 {
     #[cfg(test)]
     mod tests {
         use super::*;
+        use prune_search::rng::{Rng, XorShift64};
 
         #[test]
         fn avx2_flips_and_moves_equal_the_portable_ones() {
@@ -421,13 +422,8 @@ mod x86 {
                 return;
             };
             // Random boards of every density from a fixed xorshift sequence.
-            let mut x = 0x9e37_79b9_7f4a_7c15u64;
-            let mut next = || {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                x
-            };
+            let mut rng = XorShift64::new(0x9e37_79b9_7f4a_7c15);
+            let mut next = || rng.next_u64();
             for i in 0..20_000 {
                 let (a, b) = (next(), next());
                 let filled = match i % 4 {
