@@ -134,6 +134,7 @@ impl ConfigArgs {
             config.aspiration = Some(Aspiration { half_width });
         }
         if let Some(size_mib) = self.tt_mb {
+            crate::memory::check_table("--tt", size_mib)?;
             config.transposition_table = Some(TtConfig { size_mib });
         }
         config.static_ordering |= self.static_ordering;

@@ -7,6 +7,7 @@ mod eval_arg;
 mod games;
 mod lab_cmd;
 mod match_cmd;
+mod memory;
 mod nboard_cmd;
 mod perft_cmd;
 mod play_cmd;

@@ -123,9 +123,11 @@ impl SolveArgs {
             _ => None,
         };
         let parallel = self.parallel_args.build()?;
+        let tt_mib = self.config_args.tt_mb.unwrap_or(DEFAULT_TT_MIB);
+        crate::memory::check_table("--tt", tt_mib)?;
         Ok(SolveOptions {
             window: self.window,
-            tt_mib: self.config_args.tt_mb.unwrap_or(DEFAULT_TT_MIB),
+            tt_mib,
             kind,
             search,
             parallel,
