@@ -2,7 +2,6 @@
 //! serialised and checked by [`SearchConfig::validate`].
 
 use std::fmt;
-use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
@@ -76,32 +75,25 @@ impl Algorithm {
     }
 }
 
-impl fmt::Display for Algorithm {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+impl Named for Algorithm {
+    const KIND: &'static str = "algorithm";
+    const ALL: &'static [Self] = &Algorithm::ALL;
+
+    fn name(self) -> &'static str {
+        Algorithm::name(self)
+    }
+
+    fn aliases(self) -> &'static [&'static str] {
+        match self {
+            Algorithm::AlphaBeta(FailMode::Soft) => &["alphabeta-soft", "alpha-beta", "negaalpha"],
+            Algorithm::NegaScout => &["pvs"],
+            Algorithm::MtdF => &["mtd-f", "mtd(f)"],
+            _ => &[],
+        }
     }
 }
 
-impl FromStr for Algorithm {
-    type Err = ConfigError;
-    /// Parses a name of [`Algorithm::name`]; also `alphabeta-soft`, `pvs` and `mtd-f`.
-    fn from_str(s: &str) -> Result<Self, ConfigError> {
-        let lower = s.trim().to_ascii_lowercase();
-        let found =
-            Algorithm::ALL
-                .into_iter()
-                .find(|a| a.name() == lower)
-                .or(match lower.as_str() {
-                    "alphabeta-soft" | "alpha-beta" | "negaalpha" => {
-                        Some(Algorithm::AlphaBeta(FailMode::Soft))
-                    }
-                    "pvs" => Some(Algorithm::NegaScout),
-                    "mtd-f" | "mtd(f)" => Some(Algorithm::MtdF),
-                    _ => None,
-                });
-        found.ok_or_else(|| ConfigError::UnknownAlgorithm(s.to_string()))
-    }
-}
+crate::named!(Algorithm);
 
 /// Aspiration windows: search a window of `±half_width` around a guess (the previous
 /// iteration's value, or the static evaluation), and re-search with a wider window (doubling
@@ -393,8 +385,8 @@ impl SearchConfig {
 /// Why a configuration was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ConfigError {
-    /// An algorithm name that is not known.
-    UnknownAlgorithm(String),
+    /// A name (of an algorithm, a killer index...) that is not known.
+    UnknownName(crate::UnknownName),
     /// A value out of range.
     Invalid(String),
     /// Options that do not go together.
@@ -406,14 +398,7 @@ pub enum ConfigError {
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ConfigError::UnknownAlgorithm(name) => {
-                let names: Vec<_> = Algorithm::ALL.iter().map(|a| a.name()).collect();
-                write!(
-                    f,
-                    "unknown algorithm '{name}' (expected one of: {})",
-                    names.join(", ")
-                )
-            }
+            ConfigError::UnknownName(e) => e.fmt(f),
             ConfigError::Invalid(msg) | ConfigError::Incoherent(msg) => f.write_str(msg),
             ConfigError::Memory(e) => e.fmt(f),
         }
@@ -421,6 +406,12 @@ impl fmt::Display for ConfigError {
 }
 
 impl std::error::Error for ConfigError {}
+
+impl From<crate::UnknownName> for ConfigError {
+    fn from(e: crate::UnknownName) -> Self {
+        ConfigError::UnknownName(e)
+    }
+}
 
 impl From<crate::TableAllocError> for ConfigError {
     fn from(e: crate::TableAllocError) -> Self {
