@@ -9,7 +9,7 @@ use libfuzzer_sys::fuzz_target;
 use prune_othello::pattern::WEIGHTS_VERSION;
 use prune_othello::{Board, PatternEval, PatternWeights};
 
-/// FNV-1a, 64 bits: the payload checksum of the format (`pattern.rs`).
+/// FNV-1a, 64 bits: the payload checksum of the format (`pattern/file.rs`).
 fn checksum(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
