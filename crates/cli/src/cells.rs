@@ -1,10 +1,12 @@
 //! Table cells and numbers as the command line prints them: right-aligned figures, counts
-//! with thousands separators (`2,086,712,457`), rates.
+//! with thousands separators (`2,086,712,457`, by the lab's [`thousands`]), rates.
 
 use std::fmt::Display;
 use std::time::Duration;
 
 use comfy_table::{Cell, CellAlignment};
+/// Counts with thousands separators, as the lab's reports print them.
+pub use prune_lab::thousands;
 
 /// A right-aligned cell.
 pub fn right(v: impl Display) -> Cell {
@@ -14,19 +16,6 @@ pub fn right(v: impl Display) -> Cell {
 /// A right-aligned count with thousands separators.
 pub fn count(n: u64) -> Cell {
     right(thousands(n))
-}
-
-/// `n` with a comma between each group of three digits: `2086712457` -> `2,086,712,457`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// `count` per second of `time` (`None` for no time at all).
@@ -43,16 +32,6 @@ pub fn rate_text(rate: Option<f64>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn thousands_are_grouped_by_three_from_the_right() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1_000), "1,000");
-        assert_eq!(thousands(549_946), "549,946");
-        assert_eq!(thousands(2_086_712_457), "2,086,712,457");
-        assert_eq!(thousands(u64::MAX), "18,446,744,073,709,551,615");
-    }
 
     #[test]
     fn a_rate_needs_time() {

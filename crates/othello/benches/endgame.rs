@@ -10,6 +10,7 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use prune_othello::endgame::{solve_small_with, EndgameSolver, Isa};
 use prune_othello::{builtin_suite, squares, Move, Position};
+use prune_search::Named;
 
 /// The endgame solver's table for the full solves, in MiB: small, so that clearing it before
 /// each solve costs little next to the solve.
@@ -41,7 +42,8 @@ fn positions_with(empties: u32) -> Vec<Position> {
 /// The instruction sets this CPU runs.
 fn isas() -> Vec<Isa> {
     Isa::ALL
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|isa| isa.is_available())
         .collect()
 }

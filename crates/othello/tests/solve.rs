@@ -281,7 +281,12 @@ fn the_ordering_pass_keeps_scores_and_best_moves_exact() {
 #[test]
 fn every_instruction_set_finds_the_same_scores_with_the_same_work() {
     use prune_othello::endgame::{solve_small_with, EndgameSolver, Isa};
-    let isas: Vec<Isa> = Isa::ALL.into_iter().filter(|i| i.is_available()).collect();
+    use prune_search::Named;
+    let isas: Vec<Isa> = Isa::ALL
+        .iter()
+        .copied()
+        .filter(|i| i.is_available())
+        .collect();
     eprintln!("instruction sets on this CPU: {isas:?}");
     // The leaf search alone, then whole solves (table, ETC, the ordering pass at 20).
     for seed in 0..300u64 {

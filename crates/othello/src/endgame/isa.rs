@@ -30,9 +30,6 @@ pub enum Isa {
 }
 
 impl Isa {
-    /// Every instruction set, the most portable first.
-    pub const ALL: [Isa; 2] = [Isa::Portable, Isa::X86_64V3];
-
     /// The fastest instruction set this CPU runs.
     pub fn best() -> Isa {
         if Isa::X86_64V3.is_available() {
@@ -52,22 +49,19 @@ impl Isa {
             Isa::X86_64V3 => false,
         }
     }
-
-    /// The name used on the command line and in reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Isa::Portable => "portable",
-            Isa::X86_64V3 => "x86-64-v3",
-        }
-    }
 }
 
 impl prune_search::Named for Isa {
     const KIND: &'static str = "instruction set";
-    const ALL: &'static [Self] = &Isa::ALL;
+    /// Every instruction set, the most portable first.
+    const ALL: &'static [Self] = &[Isa::Portable, Isa::X86_64V3];
 
+    /// The name used on the command line and in reports.
     fn name(self) -> &'static str {
-        Isa::name(self)
+        match self {
+            Isa::Portable => "portable",
+            Isa::X86_64V3 => "x86-64-v3",
+        }
     }
 }
 
