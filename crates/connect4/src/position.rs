@@ -209,7 +209,7 @@ impl Position {
 
     /// Whether the first player (who moved first) is to move.
     pub const fn first_player_to_move(&self) -> bool {
-        self.moves % 2 == 0
+        self.moves & 1 == 0
     }
 
     /// Whether `column` has room for another stone.
@@ -336,7 +336,7 @@ const fn top_cell(c: u32) -> u64 {
 }
 
 /// Column `c` of `bits` moved to column `6 - c`.
-const fn mirror(bits: u64) -> u64 {
+pub(crate) const fn mirror(bits: u64) -> u64 {
     let col = (1 << STRIDE) - 1;
     let mut out = 0;
     let mut c = 0;

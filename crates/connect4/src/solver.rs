@@ -9,7 +9,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use prune_search::{Named, TableAllocError};
 
-use crate::position::{column_mask, winning_cells, Column, Position, CELLS, CENTRE_FIRST, WIDTH};
+use crate::position::{
+    column_mask, winning_cells, Column, Position, CELLS, CENTRE_FIRST, HEIGHT, WIDTH,
+};
 use crate::table::Table;
 
 const CELLS_I: i32 = CELLS as i32;
@@ -23,7 +25,9 @@ mod feature {
     pub const NON_LOSING: u32 = 1 << 4;
     pub const THREATS: u32 = 1 << 5;
     pub const TABLE_MOVE: u32 = 1 << 6;
-    pub const MIRROR: u32 = 1 << 7;
+    pub const PREFETCH: u32 = 1 << 7;
+    pub const ETC: u32 = 1 << 8;
+    pub const MIRROR: u32 = 1 << 9;
 }
 
 /// One step of the solver's progression, with every step before it (Pons's tutorial order,
@@ -47,13 +51,21 @@ pub enum Step {
     /// The column that last refuted a window at the position, kept in the table, tried first
     /// (not in Pons's solver).
     TableMove,
+    /// The table slots of a node's children fetched into the cache before they are searched
+    /// (the same search, in less time).
+    Prefetch,
+    /// Enhanced transposition cutoff: a child whose table entry already refutes the window
+    /// ends the node before any child is searched.
+    Etc,
     /// A position and its mirror image share their table entry (not in Pons's final solver).
+    /// Measured not to pay: computing the mirror costs more than the nodes it saves, so the
+    /// solver stops one step before it ([`Step::BEST`]).
     Mirror,
 }
 
 impl Step {
     /// Every step, in order.
-    pub const ALL: [Step; 9] = [
+    pub const ALL: [Step; 11] = [
         Step::Negamax,
         Step::AlphaBeta,
         Step::CentreFirst,
@@ -62,11 +74,13 @@ impl Step {
         Step::NonLosing,
         Step::Threats,
         Step::TableMove,
+        Step::Prefetch,
+        Step::Etc,
         Step::Mirror,
     ];
 
-    /// The full solver.
-    pub const BEST: Step = Step::Mirror;
+    /// The solver `prune solve` runs: the fastest step measured.
+    pub const BEST: Step = Step::Prefetch;
 
     /// The feature bits of this step and every earlier one.
     pub const fn features(self) -> u32 {
@@ -80,6 +94,8 @@ impl Step {
             NON_LOSING,
             THREATS,
             TABLE_MOVE,
+            PREFETCH,
+            ETC,
             MIRROR,
         ];
         let mut bits = 0;
@@ -102,6 +118,8 @@ impl Step {
             Step::NonLosing => "+ losing moves pruned",
             Step::Threats => "+ threat ordering",
             Step::TableMove => "+ table's best move first",
+            Step::Prefetch => "+ children's table slots prefetched",
+            Step::Etc => "+ enhanced transposition cutoff",
             Step::Mirror => "+ mirror positions share an entry",
         }
     }
@@ -120,6 +138,8 @@ impl Named for Step {
             Step::NonLosing => "non-losing",
             Step::Threats => "threats",
             Step::TableMove => "table-move",
+            Step::Prefetch => "prefetch",
+            Step::Etc => "etc",
             Step::Mirror => "mirror",
         }
     }
@@ -383,6 +403,8 @@ impl<'a> Worker<'a> {
             NonLosing,
             Threats,
             TableMove,
+            Prefetch,
+            Etc,
             Mirror
         )
     }
@@ -423,6 +445,7 @@ impl<'a> Worker<'a> {
                     max = r;
                 } else {
                     min = r;
+                    // None when the bound alone answered: see below.
                     best = self.root_best;
                 }
             }
@@ -433,13 +456,17 @@ impl<'a> Worker<'a> {
             let r = self.negamax::<F, true>(p, lo, hi);
             (r, self.root_best)
         };
-        // Every move scores the same when none was found better than the worst case: any
-        // playable column will do.
+        // No move was found better than the bound the moves left allow, so every move that
+        // does not hand the opponent a win at once reaches it (all do if every move loses).
         let best = best.or_else(|| {
+            let good = match p.non_losing_cells() {
+                0 => p.playable(),
+                cells => cells,
+            };
             order
                 .iter()
                 .copied()
-                .find(|&c| p.mask() & column_mask(c as u32) != column_mask(c as u32))
+                .find(|&c| good & column_mask(c as u32) != 0)
         });
         let score = if weak { score.signum() } else { score };
         (score, best.and_then(Column::new))
@@ -503,6 +530,15 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        if F & PREFETCH != 0 && F & MIRROR == 0 {
+            let mut rest = candidates;
+            let child_mover = p.opponent();
+            while rest != 0 {
+                let cell = rest & rest.wrapping_neg();
+                self.table.prefetch(child_mover + (p.mask() | cell));
+                rest ^= cell;
+            }
+        }
         let mut key = 0;
         let mut mirrored = false;
         let mut table_move = None;
@@ -542,33 +578,29 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let mut list = MoveList::new();
-        let order = if F & CENTRE_FIRST != 0 {
-            crate::position::CENTRE_FIRST
-        } else {
-            [0, 1, 2, 3, 4, 5, 6]
-        };
-        for (rank, &c) in order.iter().enumerate() {
-            let cell = candidates & column_mask(c as u32);
-            if cell == 0 {
-                continue;
-            }
-            let mut sort_key = 0;
-            if F & THREATS != 0 {
-                let threats = winning_cells(p.mover() | cell) & !(p.mask() | cell);
-                sort_key = threats.count_ones() as i32 * 8;
-                if self.id != 0 {
-                    // Helpers break ties in an order of their own.
-                    sort_key += ((rank + self.id) % 7) as i32;
+        if F & ETC != 0 && !ROOT && moves < ETC_BEFORE_MOVE {
+            let child_mover = p.opponent();
+            let mut rest = candidates;
+            while rest != 0 {
+                let cell = rest & rest.wrapping_neg();
+                rest ^= cell;
+                let mut child_key = child_mover + (p.mask() | cell);
+                if F & MIRROR != 0 {
+                    child_key = child_key.min(crate::position::mirror(child_key));
+                }
+                if let Some(upper) = self.table.probe(child_key).and_then(|e| e.upper) {
+                    if -upper >= beta {
+                        let column = (cell.trailing_zeros() / (HEIGHT + 1)) as u8;
+                        self.table
+                            .store(key, -upper, true, Some(orient(column, mirrored)));
+                        return -upper;
+                    }
                 }
             }
-            if table_move == Some(c) {
-                sort_key += 1 << 12;
-            }
-            list.insert(cell, c, sort_key);
         }
 
         if F & ALPHA_BETA == 0 {
+            let list = self.ordered::<F>(p, candidates, None);
             let mut best = -CELLS_I;
             for i in 0..list.len {
                 let score = -self.negamax::<F, false>(&p.play_cell(list.cells[i]), -beta, -alpha);
@@ -582,45 +614,104 @@ impl<'a> Worker<'a> {
             return best;
         }
 
+        // The table's move first, before the others are ordered: when it refutes the window,
+        // as it mostly does, ordering them was wasted work.
         let mut best_column = None;
+        let mut searched = None;
+        if let Some(c) = table_move {
+            let cell = candidates & column_mask(c as u32);
+            if cell != 0 {
+                let score = -self.negamax::<F, false>(&p.play_cell(cell), -beta, -alpha);
+                if self.aborted {
+                    return 0;
+                }
+                if ROOT && (score > alpha || score >= beta) {
+                    self.root_best = Some(c);
+                }
+                if score >= beta {
+                    self.table
+                        .store(key, score, true, Some(orient(c, mirrored)));
+                    return score;
+                }
+                if score > alpha {
+                    alpha = score;
+                    best_column = Some(c);
+                }
+                searched = Some(c);
+            }
+        }
+
+        let list = self.ordered::<F>(p, candidates, searched);
         for i in 0..list.len {
             let score = -self.negamax::<F, false>(&p.play_cell(list.cells[i]), -beta, -alpha);
             if self.aborted {
                 return 0;
             }
+            if ROOT && (score > alpha || score >= beta) {
+                self.root_best = Some(list.columns[i]);
+            }
             if score >= beta {
                 if F & TABLE != 0 {
-                    let stored = list.columns[i];
-                    let stored = if mirrored {
-                        WIDTH as u8 - 1 - stored
-                    } else {
-                        stored
-                    };
-                    self.table.store(key, score, true, Some(stored));
-                }
-                if ROOT {
-                    self.root_best = Some(list.columns[i]);
+                    self.table
+                        .store(key, score, true, Some(orient(list.columns[i], mirrored)));
                 }
                 return score;
             }
             if score > alpha {
                 alpha = score;
                 best_column = Some(list.columns[i]);
-                if ROOT {
-                    self.root_best = Some(list.columns[i]);
-                }
             }
         }
         if F & TABLE != 0 {
-            let stored =
-                best_column
-                    .or(table_move)
-                    .map(|c| if mirrored { WIDTH as u8 - 1 - c } else { c });
+            let stored = best_column.or(table_move).map(|c| orient(c, mirrored));
             self.table.store(key, alpha, false, stored);
         }
         alpha
     }
+
+    /// The moves among `candidates` (except `skip`), best first: centre first if the step
+    /// says so, then (with threat ordering) by the number of cells each move leaves where one
+    /// more stone would connect four. Helpers break ties in an order of their own.
+    #[inline(always)]
+    fn ordered<const F: u32>(&self, p: &Position, candidates: u64, skip: Option<u8>) -> MoveList {
+        let mut list = MoveList::new();
+        let order = if F & feature::CENTRE_FIRST != 0 {
+            CENTRE_FIRST
+        } else {
+            [0, 1, 2, 3, 4, 5, 6]
+        };
+        for (rank, &c) in order.iter().enumerate() {
+            let cell = candidates & column_mask(c as u32);
+            if cell == 0 || skip == Some(c) {
+                continue;
+            }
+            let mut sort_key = 0;
+            if F & feature::THREATS != 0 {
+                let threats = winning_cells(p.mover() | cell) & !(p.mask() | cell);
+                sort_key = threats.count_ones() as i32 * 8;
+                if self.id != 0 {
+                    sort_key += ((rank + self.id) % 7) as i32;
+                }
+            }
+            list.insert(cell, c, sort_key);
+        }
+        list
+    }
 }
+
+/// A column as the table stores it: mirrored when the entry is keyed by the mirror image.
+#[inline(always)]
+fn orient(column: u8, mirrored: bool) -> u8 {
+    if mirrored {
+        WIDTH as u8 - 1 - column
+    } else {
+        column
+    }
+}
+
+/// Enhanced transposition cutoffs are tried only this early in the game, where the subtrees
+/// they save are large enough to pay for the probes.
+const ETC_BEFORE_MOVE: i32 = 30;
 
 #[cfg(test)]
 mod tests {
@@ -641,7 +732,10 @@ mod tests {
     #[test]
     fn steps_accumulate_and_name_themselves() {
         assert_eq!(Step::Negamax.features(), 0);
-        assert!(Step::BEST.features().count_ones() == Step::ALL.len() as u32 - 1);
+        assert_eq!(
+            Step::Mirror.features().count_ones(),
+            Step::ALL.len() as u32 - 1
+        );
         for step in Step::ALL {
             assert_eq!(step.name().parse::<Step>().unwrap(), step);
         }

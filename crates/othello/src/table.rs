@@ -85,42 +85,15 @@ fn age_of(data: u64) -> u8 {
     (data >> 32) as u8
 }
 
-/// Asks the kernel to back the `len` bytes at `start` with huge pages (2 MiB on x86-64) where
-/// it can: a probe is a random access, which with 4 KiB pages likely misses the TLB too (huge
-/// pages made the solver faster: docs/tuning.md). Linux only; elsewhere, and if the kernel
-/// says no, nothing changes.
-fn advise_huge_pages(start: usize, len: usize) {
-    #[cfg(target_os = "linux")]
-    {
-        // Only whole huge pages inside the allocation: aligned at both ends (which also
-        // aligns to any base page size).
-        const HUGE: usize = 2 << 20;
-        let first = start.next_multiple_of(HUGE);
-        let last = (start + len) & !(HUGE - 1);
-        if last > first {
-            #[allow(unsafe_code)]
-            // SAFETY: the range lies inside one allocation that nothing else uses yet; this
-            // advice changes how the memory is backed, never its contents or validity.
-            unsafe {
-                libc::madvise(
-                    first as *mut libc::c_void,
-                    last - first,
-                    libc::MADV_HUGEPAGE,
-                );
-            }
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (start, len);
-}
-
 impl EndgameTable {
     /// A table of about `mib` MiB (at least one bucket), or an error if the machine cannot give
     /// that much memory.
     pub fn try_new(mib: usize) -> Result<Self, TableAllocError> {
         let len = (mib.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
         // Advised before the first write, while no page is mapped yet.
-        let buckets = alloc_slice(len, |start, bytes| advise_huge_pages(start as usize, bytes))?;
+        let buckets = alloc_slice(len, |start, bytes| {
+            prune_search::advise_huge_pages(start as usize, bytes)
+        })?;
         Ok(EndgameTable { buckets, age: 0 })
     }
 

@@ -68,4 +68,6 @@ pub use preset::{Preset, PRESETS};
 pub use score::Score;
 pub use stats::{Counters, DepthRow, SearchStats};
 pub use trace::{Entered, NodeEnd, SearchTracer, SearchTree, TracedNode, TreeRecorder};
-pub use tt::{alloc_slice, MoveBits, TableAllocError, TranspositionTable, TtEntry};
+pub use tt::{
+    advise_huge_pages, alloc_slice, MoveBits, TableAllocError, TranspositionTable, TtEntry,
+};

@@ -36,6 +36,35 @@ pub struct TableAllocError {
     pub bytes: usize,
 }
 
+/// Asks the kernel to back the `len` bytes at `start` with huge pages (2 MiB on x86-64) where
+/// it can: a probe is a random access, which with 4 KiB pages likely misses the TLB too (huge
+/// pages made the solver faster: docs/tuning.md). Linux only; elsewhere, and if the kernel
+/// says no, nothing changes.
+pub fn advise_huge_pages(start: usize, len: usize) {
+    #[cfg(target_os = "linux")]
+    {
+        // Only whole huge pages inside the allocation: aligned at both ends (which also
+        // aligns to any base page size).
+        const HUGE: usize = 2 << 20;
+        let first = start.next_multiple_of(HUGE);
+        let last = (start + len) & !(HUGE - 1);
+        if last > first {
+            #[allow(unsafe_code)]
+            // SAFETY: the range lies inside one allocation that nothing else uses yet; this
+            // advice changes how the memory is backed, never its contents or validity.
+            unsafe {
+                libc::madvise(
+                    first as *mut libc::c_void,
+                    last - first,
+                    libc::MADV_HUGEPAGE,
+                );
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (start, len);
+}
+
 /// A boxed slice of `len` default values, allocated fallibly (a size the machine cannot give is
 /// an error, not an abort). `before_fill` sees the address and size in bytes of the memory
 /// before anything is written to it (to advise the kernel how to back it).
