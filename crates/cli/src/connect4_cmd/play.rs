@@ -134,7 +134,7 @@ fn parse_command(line: &str) -> Result<Option<Command>, String> {
         "quit" | "q" | "exit" => Command::Quit,
         _ => Command::Play(
             word.parse::<Column>()
-                .map_err(|e| format!("'{word}' is not a column or a command ({})", e.kind))?,
+                .map_err(|_| format!("'{word}' is neither a column (1-7) nor a command"))?,
         ),
     }))
 }
@@ -203,21 +203,20 @@ impl Table {
         let p = self.current();
         writeln!(out)?;
         writeln!(out, "{p}")?;
-        let clock = |c: &Clock| match c.remaining() {
-            Some(r) => format!(" ({:.1} s left)", r.as_secs_f64()),
-            None => String::new(),
-        };
-        let last = self
-            .moves
-            .chars()
-            .last()
-            .map_or_else(String::new, |c| format!("   last move: {c}"));
-        writeln!(
-            out,
-            "X{}   O{}{last}",
-            clock(&self.clocks[0]),
-            clock(&self.clocks[1])
-        )
+        let mut line = Vec::new();
+        for (name, clock) in [("X", &self.clocks[0]), ("O", &self.clocks[1])] {
+            if let Some(r) = clock.remaining() {
+                line.push(format!("{name} {:.1} s left", r.as_secs_f64()));
+            }
+        }
+        if let Some(c) = self.moves.chars().last() {
+            line.push(format!("last move: {c}"));
+        }
+        if line.is_empty() {
+            Ok(())
+        } else {
+            writeln!(out, "{}", line.join("   "))
+        }
     }
 
     /// Reads commands until the human moves (false) or quits (true).
