@@ -50,7 +50,8 @@ pub struct Thought {
     /// The score for the side to move: the test sets' exact score when `exact`, else the
     /// search's score.
     pub score: Score,
-    /// Whether the score is proven (solved, or the search reached the end of every line).
+    /// Whether the score is proven (solved, the search reached the end of every line, or it
+    /// found a forced win or loss).
     pub exact: bool,
     /// The depth of the search (0 for a solve).
     pub depth: u32,
@@ -165,7 +166,8 @@ impl C4Engine {
             Ok(r) => Thought {
                 mv: r.best_move.unwrap_or(fallback),
                 score: r.score,
-                exact: r.exhausted,
+                // A decisive score is a proven win or loss even when other lines were cut off.
+                exact: r.exhausted || r.score.is_decisive(),
                 depth: r.depth,
                 nodes: nodes + r.stats.total.nodes,
                 time: began.elapsed(),
