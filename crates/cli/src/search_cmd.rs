@@ -20,8 +20,9 @@ const OPEN_GAME_DEPTH: u32 = 6;
 /// Options of `prune search`.
 #[derive(Args, Debug)]
 pub struct SearchArgs {
-    /// The game: `tictactoe`, `connect4` (to the end of the game by default, scores on the test
-    /// sets' scale: `win+3` is Pons's 3), `othello` (searched with the evaluation of `--eval`, depth 6 by
+    /// The game: `tictactoe`, `connect4` (to the end of the game by default, so give --depth,
+    /// --time-ms or --nodes early in a game; scores on the test sets' scale: `win+3` is Pons's
+    /// 3, `loss-1` his -1), `othello` (searched with the evaluation of `--eval`, depth 6 by
     /// default), `uniform:width=W,depth=D,order=perfect|worst|random,seed=S` or
     /// `random:seed=S[,width=W,depth=D,range=R,states=N]`.
     #[arg(long, short)]

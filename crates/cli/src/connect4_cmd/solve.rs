@@ -370,6 +370,7 @@ fn solve_json(setup: &Setup, rows: &[Row]) -> Value {
         "threads": setup.threads,
         "node_limit": setup.node_limit,
         "tt_mib": setup.table_bytes as f64 / f64::from(1 << 20),
+        "table_bytes": setup.table_bytes,
         "positions": positions,
         "totals": {
             "positions": t.positions,
@@ -439,10 +440,10 @@ fn print_table(setup: &Setup, rows: &[Row]) {
     println!(
         "positions: {} ({} correct, {} wrong, {} unchecked, {} unfinished)",
         thousands(t.positions as u64),
-        t.correct,
-        t.wrong,
-        t.unchecked,
-        t.unfinished
+        thousands(t.correct as u64),
+        thousands(t.wrong as u64),
+        thousands(t.unchecked as u64),
+        thousands(t.unfinished as u64)
     );
     println!("nodes: {}", thousands(t.nodes));
     println!(
