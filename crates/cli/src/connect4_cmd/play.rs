@@ -77,8 +77,8 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
     let parallel = args.parallel_args.build()?;
     let start = parse_position(args.position.as_deref(), Position::START)?;
     let sides = [
-        side("--black", &args.black, algorithm, parallel)?,
-        side("--white", &args.white, algorithm, parallel)?,
+        side("--x (--black)", &args.black, algorithm, parallel)?,
+        side("--o (--white)", &args.white, algorithm, parallel)?,
     ];
     let mut table = Table {
         history: vec![start],
@@ -87,6 +87,7 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
         clocks: [Clock::new(control); 2],
         control,
         helper: None,
+        hint_solver: None,
         algorithm,
         parallel,
     };
@@ -108,6 +109,8 @@ struct Table {
     control: TimeControl,
     /// The engine that gives hints when no side is an engine (made on the first `hint`).
     helper: Option<Box<C4Engine>>,
+    /// The solver of exact hints (made on the first one near the end).
+    hint_solver: Option<Solver>,
     algorithm: Algorithm,
     parallel: Parallel,
 }
@@ -290,10 +293,13 @@ impl Table {
     fn hint(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
         let p = self.current();
         if CELLS - p.moves_played() <= HINT_EXACT_LEFT {
-            let mut solver = match Solver::new() {
-                Ok(s) => s,
-                Err(e) => return writeln!(out, "error: no solver for hints: {e}"),
-            };
+            if self.hint_solver.is_none() {
+                match Solver::new() {
+                    Ok(s) => self.hint_solver = Some(s),
+                    Err(e) => return writeln!(out, "error: no solver for hints: {e}"),
+                }
+            }
+            let solver = self.hint_solver.as_mut().expect("made above");
             let options = SolveOptions {
                 threads: self.parallel.threads.max(1),
                 ..SolveOptions::default()
