@@ -26,7 +26,7 @@ pub const A212693: [u64; 11] = [
 pub const DEFAULT_DEPTH: u32 = 8;
 
 /// The deepest depth whose distinct positions are counted (they are kept in memory).
-const MAX_DISTINCT_DEPTH: u32 = 12;
+const MAX_DISTINCT_DEPTH: u32 = 11;
 
 /// One depth's counts.
 struct Count {
