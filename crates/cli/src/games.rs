@@ -7,6 +7,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use prune_connect4::ThreatEval;
 use prune_games::{GameSpec, LineEval, NoisyEval, RandomEval, SpecError, TicTacToe};
 use prune_othello::{Ordered, Position, StaticOrdering};
 use prune_search::{Evaluator, Game};
@@ -37,6 +38,12 @@ pub const GAMES: &[GameInfo] = &[
         takes_eval: true,
     },
     GameInfo {
+        name: "connect4",
+        syntax: "connect4",
+        position: Some("the columns played from the empty board, 1-7, such as 4453"),
+        takes_eval: false,
+    },
+    GameInfo {
         name: "tictactoe",
         syntax: "tictactoe",
         position: Some("nine cells such as XO./.X./..."),
@@ -61,6 +68,8 @@ pub const GAMES: &[GameInfo] = &[
 pub enum GameChoice {
     /// Othello on bitboards.
     Othello,
+    /// Connect Four (7 × 6), searched with the threat-counting evaluation.
+    Connect4,
     /// A game of `prune-games`: tic-tac-toe or a synthetic tree.
     Teaching(GameSpec),
 }
@@ -103,6 +112,7 @@ impl GameChoice {
     pub fn info(&self) -> &'static GameInfo {
         let name = match self {
             GameChoice::Othello => "othello",
+            GameChoice::Connect4 => "connect4",
             GameChoice::Teaching(GameSpec::TicTacToe) => "tictactoe",
             GameChoice::Teaching(GameSpec::Uniform(_)) => "uniform",
             GameChoice::Teaching(GameSpec::Random(_)) => "random",
@@ -120,13 +130,18 @@ impl FromStr for GameChoice {
     fn from_str(text: &str) -> Result<Self, GameError> {
         let text = text.trim();
         let (name, parameters) = text.split_once(':').unwrap_or((text, ""));
-        if name.trim().eq_ignore_ascii_case("othello") {
-            return match parameters.trim() {
-                "" => Ok(GameChoice::Othello),
-                _ => Err(GameError::Parameters(SpecError::Invalid(
-                    "othello takes no parameters".into(),
-                ))),
-            };
+        for (plain, choice) in [
+            ("othello", GameChoice::Othello),
+            ("connect4", GameChoice::Connect4),
+        ] {
+            if name.trim().eq_ignore_ascii_case(plain) {
+                return match parameters.trim() {
+                    "" => Ok(choice),
+                    _ => Err(GameError::Parameters(SpecError::Invalid(format!(
+                        "{plain} takes no parameters"
+                    )))),
+                };
+            }
         }
         match text.parse::<GameSpec>() {
             Ok(spec) => Ok(GameChoice::Teaching(spec)),
@@ -206,6 +221,11 @@ pub fn run_on_game<C: GameCommand>(
             };
             command.run(&position, &eval, TreeDepth::Open)
         }
+        GameChoice::Connect4 => {
+            let position = parse_position(options.position, prune_connect4::Position::START)?;
+            let left = prune_connect4::CELLS - position.moves_played();
+            command.run(&position, &ThreatEval, TreeDepth::Ends(left.max(1)))
+        }
         GameChoice::Teaching(GameSpec::TicTacToe) => {
             let game = parse_position(options.position, TicTacToe::new())?;
             let empties = game.legal_moves().len() as u32;
@@ -230,6 +250,7 @@ mod tests {
     fn every_registered_game_parses_from_its_name_or_example() {
         let examples = [
             "othello",
+            "connect4",
             "tictactoe",
             "uniform:width=2,depth=3",
             "random:seed=1",
@@ -249,6 +270,16 @@ mod tests {
         for info in GAMES {
             assert!(text.contains(info.syntax), "{text}");
         }
+    }
+
+    #[test]
+    fn connect4_takes_no_parameters_and_any_case() {
+        assert_eq!("Connect4".parse(), Ok(GameChoice::Connect4));
+        let err = "connect4:width=8".parse::<GameChoice>().unwrap_err();
+        assert!(
+            err.to_string().contains("connect4 takes no parameters"),
+            "{err}"
+        );
     }
 
     #[test]

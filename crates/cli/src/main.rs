@@ -3,6 +3,7 @@
 mod bench_cmd;
 mod cells;
 mod config_args;
+mod connect4_cmd;
 mod eval_arg;
 mod games;
 mod lab_cmd;
@@ -38,9 +39,10 @@ enum Command {
     Search(search_cmd::SearchArgs),
     /// Solve Othello endgames exactly (or win/draw/loss) with the fast solver or the generic
     /// search in any configuration: a built-in suite or an OBF file, checked against the
-    /// scores it lists.
+    /// scores it lists; or, with `--game connect4`, a file of Connect Four positions.
     Solve(solve_cmd::SolveArgs),
-    /// Count the leaves of the Othello game tree depth by depth (perft), with time and speed.
+    /// Count the leaves of the Othello (or, with `--game connect4`, Connect Four) game tree
+    /// depth by depth (perft), with time and speed.
     Perft(perft_cmd::PerftArgs),
     /// List the presets of `--preset`: named sets of enhancements, from the bare algorithm to
     /// the best combination measured.
@@ -48,8 +50,9 @@ enum Command {
     /// Run an experiment of the lab (`prune lab list` names them) and write its report:
     /// Markdown with tables and plots, CSV, JSON and SVG.
     Lab(lab_cmd::LabArgs),
-    /// Play Othello in the terminal: human against engine (either colour), engine against
-    /// engine, or two humans, with a clock; `undo`, `hint` and `quit` at any prompt.
+    /// Play Othello (or, with `--game connect4`, Connect Four) in the terminal: human against
+    /// engine (either colour), engine against engine, or two humans, with a clock; `undo`,
+    /// `hint` and `quit` at any prompt.
     Play(play_cmd::PlayArgs),
     /// Speak the NBoard protocol on stdin/stdout, so that the NBoard GUI (or any program that
     /// speaks it) can use prune as its engine.

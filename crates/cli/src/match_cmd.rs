@@ -19,6 +19,7 @@ use serde_json::{json, Value};
 
 use crate::cells::right;
 use crate::eval_arg::parse_eval;
+use crate::games::GameChoice;
 use crate::CliError;
 
 /// The time per move when no time control is given, in milliseconds.
@@ -36,6 +37,10 @@ const MAX_FORFEITS_SHOWN: usize = 5;
 /// Options of `prune match`.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
+    /// The game: `othello` or `connect4` (openings: the positions after `--openings` moves, 2
+    /// by default; the engines solve exactly when they can finish in time).
+    #[arg(long, default_value = "othello")]
+    pub game: String,
     /// Player A: a preset (`prune presets` lists them). The results are A's.
     #[arg(long, value_name = "PRESET")]
     pub a: String,
@@ -113,7 +118,7 @@ enum BSpec<'a> {
 }
 
 /// The time control of the options.
-fn time_control(args: &MatchArgs) -> Result<TimeControl, CliError> {
+pub(crate) fn time_control(args: &MatchArgs) -> Result<TimeControl, CliError> {
     if let Some(ms) = args.time_per_move {
         if !(1..=MAX_MS_PER_MOVE).contains(&ms) {
             return Err(CliError::Usage(format!(
@@ -183,7 +188,7 @@ fn start_wait_line(wait: &StartWait) -> String {
 }
 
 /// A progress bar on standard error, one step per game.
-fn progress_bar(games: u64, quiet: bool) -> Option<ProgressBar> {
+pub(crate) fn progress_bar(games: u64, quiet: bool) -> Option<ProgressBar> {
     if quiet {
         return None;
     }
@@ -204,6 +209,15 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
         return Err(CliError::Usage(format!(
             "--games must be at least 1 (and at most {MAX_GAMES})"
         )));
+    }
+    match args.game.parse::<GameChoice>()? {
+        GameChoice::Othello => {}
+        GameChoice::Connect4 => return crate::connect4_cmd::arena::run(args),
+        other => {
+            return Err(CliError::Usage(format!(
+                "--game {other}: prune match plays othello and connect4"
+            )))
+        }
     }
     let b_spec = match (&args.b, &args.b_engine) {
         (Some(preset), None) => BSpec::Preset(preset),

@@ -1,5 +1,6 @@
 //! `prune perft`: leaf counts of the Othello game tree, depth by depth, with the fast
 //! bitboard perft; from the start position they are checked against the published counts.
+//! `--game connect4` counts Connect Four's ([`crate::connect4_cmd::perft`]).
 
 use std::time::{Duration, Instant};
 
@@ -10,6 +11,7 @@ use prune_othello::{perft, Position};
 use serde_json::json;
 
 use crate::cells::{count, rate_text, right};
+use crate::games::GameChoice;
 use crate::positions::parse_position;
 use crate::CliError;
 
@@ -20,12 +22,17 @@ const MAX_DEPTH: u32 = 20;
 /// Options of `prune perft`.
 #[derive(Args, Debug)]
 pub struct PerftArgs {
-    /// Count to this depth (every depth from 1 up is shown).
-    #[arg(long, short, default_value_t = 11)]
-    pub depth: u32,
+    /// The game: `othello` or `connect4` (whose table also shows the distinct positions at each
+    /// depth, checked from the empty board against OEIS A212693).
+    #[arg(long, short, default_value = "othello")]
+    pub game: String,
+    /// Count to this depth (every depth from 1 up is shown) [default: 11 for Othello, 8 for
+    /// Connect Four].
+    #[arg(long, short)]
+    pub depth: Option<u32>,
     /// The position: 64 squares (a1, b1, .., h8; `X`, `O`, `-`) and the side to move, such as
-    /// `---------------------------OX------XO--------------------------- X`. The start
-    /// position by default.
+    /// `---------------------------OX------XO--------------------------- X`; for Connect Four
+    /// the columns played, 1-7, such as `4453`. The start position by default.
     #[arg(long, short, allow_hyphen_values = true)]
     pub position: Option<String>,
     /// Print one JSON object instead of a table.
@@ -53,17 +60,29 @@ impl Count {
     }
 }
 
+/// The default depth of Othello.
+const DEFAULT_DEPTH: u32 = 11;
+
 /// Runs `prune perft`.
 pub fn run(args: &PerftArgs) -> Result<(), CliError> {
-    if !(1..=MAX_DEPTH).contains(&args.depth) {
+    match args.game.parse::<GameChoice>()? {
+        GameChoice::Othello => {}
+        GameChoice::Connect4 => return crate::connect4_cmd::perft::run(args),
+        other => {
+            return Err(CliError::Usage(format!(
+                "--game {other}: prune perft counts othello and connect4"
+            )))
+        }
+    }
+    let depth = args.depth.unwrap_or(DEFAULT_DEPTH);
+    if !(1..=MAX_DEPTH).contains(&depth) {
         return Err(CliError::Usage(format!(
-            "--depth must be 1 to {MAX_DEPTH}, got {}",
-            args.depth
+            "--depth must be 1 to {MAX_DEPTH}, got {depth}"
         )));
     }
     let position = parse_position(args.position.as_deref(), Position::START)?;
     let from_start = position == Position::START;
-    let counts: Vec<Count> = (1..=args.depth)
+    let counts: Vec<Count> = (1..=depth)
         .map(|depth| {
             let start = Instant::now();
             let leaves = perft(&position, depth);

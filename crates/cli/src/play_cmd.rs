@@ -13,17 +13,23 @@ use prune_search::{Algorithm, Game, Parallel};
 
 use crate::config_args::ParallelArgs;
 use crate::eval_arg::parse_eval;
+use crate::games::GameChoice;
 use crate::positions::parse_position;
 use crate::CliError;
 
 /// Options of `prune play`.
 #[derive(Args, Debug)]
 pub struct PlayArgs {
-    /// Who plays black: `human` or a preset (`prune presets` lists them).
-    #[arg(long, default_value = "human")]
+    /// The game: `othello` or `connect4` (columns typed 1-7; the engine solves exactly when it
+    /// can finish in time, else searches with the threat-counting evaluation).
+    #[arg(long, short, default_value = "othello")]
+    pub game: String,
+    /// Who plays black (who moves first; `X` in Connect Four, also `--x`): `human` or a preset
+    /// (`prune presets` lists them; `engine` is `full`).
+    #[arg(long, visible_alias = "x", default_value = "human")]
     pub black: String,
-    /// Who plays white: `human` or a preset.
-    #[arg(long, default_value = "full")]
+    /// Who plays white (second; `O` in Connect Four, also `--o`): `human` or a preset.
+    #[arg(long, visible_alias = "o", default_value = "full")]
     pub white: String,
     /// The time control of both sides: SECONDS[+INCREMENT] per game (a clock, such as `300`
     /// or `60+1`), `move:MS` (a fixed time per move) or `depth:N` (a fixed search depth).
@@ -32,8 +38,8 @@ pub struct PlayArgs {
     /// The engines' algorithm.
     #[arg(long, short, default_value = "negascout")]
     pub algorithm: String,
-    /// Start from this position (64 squares a1..h8 of `X`, `O`, `-` and the side to move)
-    /// instead of the start position.
+    /// Start from this position (64 squares a1..h8 of `X`, `O`, `-` and the side to move;
+    /// Connect Four: the columns played, 1-7, such as `4453`) instead of the start position.
     #[arg(long, allow_hyphen_values = true)]
     pub position: Option<String>,
     /// The engines' evaluation: pattern (the built-in trained weights), hand (the hand-made
@@ -91,6 +97,15 @@ fn side(
 
 /// Runs `prune play`.
 pub fn run(args: &PlayArgs) -> Result<(), CliError> {
+    match args.game.parse::<GameChoice>()? {
+        GameChoice::Othello => {}
+        GameChoice::Connect4 => return crate::connect4_cmd::play::run(args),
+        other => {
+            return Err(CliError::Usage(format!(
+                "--game {other}: prune play plays othello and connect4"
+            )))
+        }
+    }
     let control: TimeControl = args
         .time
         .parse()

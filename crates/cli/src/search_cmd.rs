@@ -20,12 +20,15 @@ const OPEN_GAME_DEPTH: u32 = 6;
 /// Options of `prune search`.
 #[derive(Args, Debug)]
 pub struct SearchArgs {
-    /// The game: `tictactoe`, `othello` (searched with the evaluation of `--eval`, depth 6 by
+    /// The game: `tictactoe`, `connect4` (to the end of the game by default, so give --depth,
+    /// --time-ms or --nodes early in a game; scores on the test sets' scale: `win+3` is Pons's
+    /// 3, `loss-1` his -1), `othello` (searched with the evaluation of `--eval`, depth 6 by
     /// default), `uniform:width=W,depth=D,order=perfect|worst|random,seed=S` or
     /// `random:seed=S[,width=W,depth=D,range=R,states=N]`.
     #[arg(long, short)]
     pub game: String,
     /// A position of the game to start from (tic-tac-toe: nine cells such as `XO./.X./...`;
+    /// Connect Four: the columns played from the empty board, 1-7, such as `4453`;
     /// Othello: 64 squares a1..h8 of `X`, `O`, `-` and the side to move, such as
     /// `---------------------------OX------XO--------------------------- X`).
     #[arg(long, short, allow_hyphen_values = true)]

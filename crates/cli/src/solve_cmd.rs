@@ -1,11 +1,13 @@
 //! `prune solve`: exact (or win/draw/loss) solving of a suite of Othello endgames with the
-//! specialised solver or the generic search, checked against the scores the suite lists.
+//! specialised solver or the generic search, checked against the scores the suite lists; with
+//! `--game connect4`, a file of Connect Four positions ([`crate::connect4_cmd::solve`]).
 
 use std::time::Duration;
 
 use clap::Args;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, Color, Table};
 use indicatif::{ProgressBar, ProgressStyle};
+use prune_connect4::Step;
 use prune_othello::endgame::Isa;
 use prune_othello::{load_suite_or_file, LoadedPositions, ObfEntry};
 use prune_othello::{Move, SolveOptions, SolveResult, SolveWindow, Solver, SolverKind};
@@ -16,6 +18,7 @@ use serde_json::{json, Value};
 use crate::cells::{count, per_second as rate, rate_text, right};
 use crate::config_args::{ConfigArgs, ParallelArgs};
 use crate::eval_arg::parse_eval;
+use crate::games::GameChoice;
 use crate::positions::{parse_selection, Selection};
 use crate::report::{counter_rows, counters_json, describe, statistics_table};
 use crate::CliError;
@@ -27,11 +30,25 @@ const DEFAULT_TT_MIB: usize = 64;
 #[derive(Args, Debug)]
 pub struct SolveArgs {
     /// A built-in suite (`ffo-40-59`) or the path of an OBF file (one position per line with
-    /// the exact score of its moves). A malformed line of the file is reported as
-    /// `FILE:LINE:COLUMN: ...` and skipped: the other positions are solved, then the command
-    /// fails (exit status 1).
+    /// the exact score of its moves); with `--game connect4`, a file of `MOVES [SCORE]` lines
+    /// (Pascal Pons's test sets: the columns played, 1-7, and the exact score for the side to
+    /// move). A malformed line of the file is reported as `FILE:LINE:COLUMN: ...` and
+    /// skipped: the other positions are solved, then the command fails (exit status 1).
     #[arg(value_name = "SUITE|FILE")]
     pub source: String,
+    /// The game: `othello` or `connect4` (whose solver runs on one thread unless `--threads`
+    /// asks for more).
+    #[arg(long, short, default_value = "othello")]
+    pub game: String,
+    /// Connect Four: the solver's step, to measure an earlier one: negamax, alphabeta, centre,
+    /// table, null-window, non-losing, threats, table-move, mirror (each with every step
+    /// before it) [default: mirror, the full solver].
+    #[arg(long, value_name = "STEP", value_parser = parse_name::<Step>)]
+    pub step: Option<Step>,
+    /// Connect Four: give a position up after this many nodes; it is reported as unfinished,
+    /// not wrong.
+    #[arg(long, value_name = "N")]
+    pub node_limit: Option<u64>,
     /// `exact`: the final disc difference; `wdl`: only win (+1), draw (0) or loss (-1).
     #[arg(long, default_value = "exact", value_parser = parse_name::<SolveWindow>)]
     pub window: SolveWindow,
@@ -265,6 +282,25 @@ fn move_text(mv: Option<Move>) -> String {
 
 /// Runs `prune solve`.
 pub fn run(args: &SolveArgs) -> Result<(), CliError> {
+    match args.game.parse::<GameChoice>()? {
+        GameChoice::Othello => {}
+        GameChoice::Connect4 => return crate::connect4_cmd::solve::run(args),
+        other => {
+            return Err(CliError::Usage(format!(
+                "--game {other}: prune solve solves othello and connect4"
+            )))
+        }
+    }
+    for (option, given) in [
+        ("--step", args.step.is_some()),
+        ("--node-limit", args.node_limit.is_some()),
+    ] {
+        if given {
+            return Err(CliError::Usage(format!(
+                "{option} is an option of the Connect Four solver (--game connect4)"
+            )));
+        }
+    }
     let mut source = load(&args.source)?;
     if let Some(text) = &args.only {
         let selection =

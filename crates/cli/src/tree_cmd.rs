@@ -24,16 +24,18 @@ const TRACE_NODE_LIMIT: u64 = 2_000_000;
 #[derive(Args, Debug)]
 pub struct TreeArgs {
     /// The game: `uniform:width=W,depth=D,order=perfect|worst|random|NN%,seed=S` (the textbook
-    /// example is `uniform:width=3,depth=3`), `tictactoe`, `othello` or
+    /// example is `uniform:width=3,depth=3`), `tictactoe`, `connect4`, `othello` or
     /// `random:seed=S[,width=W,depth=D]`.
     #[arg(long, short)]
     pub game: String,
-    /// A position to start from (tic-tac-toe: nine cells such as `XO./.X./...`; Othello: 64
-    /// squares a1..h8 of `X`, `O`, `-` and the side to move).
+    /// A position to start from (tic-tac-toe: nine cells such as `XO./.X./...`; Connect Four:
+    /// the columns played, 1-7, such as `4453`; Othello: 64 squares a1..h8 of `X`, `O`, `-`
+    /// and the side to move).
     #[arg(long, short, allow_hyphen_values = true)]
     pub position: Option<String>,
     /// Search this many plies [default: the whole uniform or random tree, the rest of the
-    /// tic-tac-toe game, 2 plies of Othello].
+    /// tic-tac-toe or Connect Four game (give a depth for an early Connect Four position), 2
+    /// plies of Othello].
     #[arg(long, short)]
     pub depth: Option<u32>,
     /// Draw one search per algorithm named, one picture above the other (e.g.

@@ -578,7 +578,7 @@ impl<'a> Worker<'a> {
             }
         }
 
-        if F & ETC != 0 && !ROOT && moves < ETC_BEFORE_MOVE {
+        if F & ETC != 0 && !ROOT && table_move.is_none() && moves < ETC_BEFORE_MOVE {
             let child_mover = p.opponent();
             let mut rest = candidates;
             while rest != 0 {
