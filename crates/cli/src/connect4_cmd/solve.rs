@@ -402,7 +402,11 @@ fn print_table(setup: &Setup, rows: &[Row]) {
         "time (ms)",
         "nodes/s",
     ]);
-    let signed = |s: Option<i32>| s.map_or_else(|| "-".to_string(), |s| format!("{s:+}"));
+    let signed = |s: Option<i32>| match s {
+        None => "-".to_string(),
+        Some(0) => "0".to_string(),
+        Some(s) => format!("{s:+}"),
+    };
     for row in rows {
         let s = &row.solution;
         let mut mark = Cell::new(row.verdict.mark());
