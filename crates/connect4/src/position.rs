@@ -209,7 +209,7 @@ impl Position {
 
     /// Whether the first player (who moved first) is to move.
     pub const fn first_player_to_move(&self) -> bool {
-        self.moves % 2 == 0
+        self.moves.is_multiple_of(2)
     }
 
     /// Whether `column` has room for another stone.
