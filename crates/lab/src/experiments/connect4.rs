@@ -656,9 +656,13 @@ fn findings(
         let bound = |o: &Outcome| if o.bounded() { "≥ " } else { "" };
         // A ratio of two lower bounds says nothing; one of a lower bound to a measured mean is
         // a lower bound itself.
+        // (A lower bound under 1 says nothing either.)
         let speedup = ratio(first.mean_us(), best.mean_us())
-            .filter(|_| !best.bounded())
-            .map(|r| format!(" ({}{r:.0}x faster)", bound(first)))
+            .filter(|&r| !best.bounded() && (r >= 1.0 || !first.bounded()))
+            .map(|r| {
+                let digits = if r >= 10.0 { 0 } else { 1 };
+                format!(" ({}{r:.digits$}x faster)", bound(first))
+            })
             .unwrap_or_default();
         findings.push(format!(
             "{} ({} positions): {} {}{} and {}{} nodes per position; {} {}{} and {}{} nodes{} \
