@@ -19,7 +19,8 @@ pub struct LabArgs {
     /// are replaced.
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// The positions: an OBF file or a built-in suite (ffo-40-59).
+    /// The positions: an OBF file or a built-in suite (ffo-40-59); for connect4, a count N
+    /// (the first N positions of each test set).
     #[arg(long)]
     pub positions: Option<String>,
     /// The depths, as `A-B` or one depth `D`.
@@ -48,6 +49,18 @@ pub struct LabArgs {
     /// experiments search on one thread per search, so that their counts are reproducible.)
     #[arg(long, visible_alias = "threads")]
     pub threads_max: Option<usize>,
+    /// connect4: the test sets, comma-separated (end-easy, middle-easy, middle-medium,
+    /// begin-easy, begin-medium, or their file names such as Test_L3_R1) [default: all five].
+    #[arg(long, value_delimiter = ',')]
+    pub sets: Option<Vec<String>>,
+    /// connect4: nodes per position before a solve is given up and counted as capped (such
+    /// as 10000000, 1e7 or 10^7), or `none`.
+    #[arg(long)]
+    pub node_limit: Option<String>,
+    /// connect4: the folder of the test sets [default: ../shared/data/connect4 from the
+    /// current folder or one above it].
+    #[arg(long)]
+    pub data: Option<PathBuf>,
     /// `list` only: print the experiments as JSON.
     #[arg(long)]
     pub json: bool,
@@ -77,6 +90,60 @@ fn parse_depths(text: &str) -> Result<std::ops::RangeInclusive<u32>, CliError> {
         )));
     }
     Ok(range)
+}
+
+/// Reads a node limit: `N`, `1eK`, `10^K` or `none`.
+fn parse_node_limit(text: &str) -> Result<Option<u64>, CliError> {
+    let bad = || {
+        CliError::Usage(format!(
+            "--node-limit '{text}': expected a number of nodes such as 10000000, 1e7 or 10^7, \
+             or none"
+        ))
+    };
+    let t = text.trim().replace('_', "");
+    if t.eq_ignore_ascii_case("none") {
+        return Ok(None);
+    }
+    let power = |mantissa: &str, exponent: &str| -> Result<u64, CliError> {
+        let m: u64 = mantissa.parse().map_err(|_| bad())?;
+        let e: u32 = exponent.parse().map_err(|_| bad())?;
+        10u64
+            .checked_pow(e)
+            .and_then(|p| p.checked_mul(m))
+            .ok_or_else(bad)
+    };
+    let n = if let Some((m, e)) = t.split_once(['e', 'E']) {
+        power(m, e)?
+    } else if let Some(e) = t.strip_prefix("10^") {
+        power("1", e)?
+    } else {
+        t.parse::<u64>().map_err(|_| bad())?
+    };
+    if n == 0 {
+        return Err(CliError::Usage(format!(
+            "--node-limit '{text}': the limit must be at least 1 node (or none)"
+        )));
+    }
+    Ok(Some(n))
+}
+
+/// Reads `--positions`: a count (all digits) for connect4, else a position file or suite.
+fn parse_positions(
+    text: &str,
+) -> Result<(Option<prune_lab::PositionSet>, Option<usize>), CliError> {
+    if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+        let n = text
+            .parse::<usize>()
+            .map_err(|_| CliError::Usage(format!("--positions '{text}': too large a count")))?;
+        if n == 0 {
+            return Err(CliError::Usage(
+                "--positions 0: at least one position per set".into(),
+            ));
+        }
+        return Ok((None, Some(n)));
+    }
+    let set = load_positions(text).map_err(|e| CliError::Usage(e.to_string()))?;
+    Ok((Some(set), None))
 }
 
 /// A progress bar on standard error (hidden when it is not a terminal).
@@ -131,13 +198,20 @@ pub fn run(args: &LabArgs) -> Result<(), CliError> {
         Some(n) => n,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
+    let (positions, per_set) = match args.positions.as_deref() {
+        Some(text) => parse_positions(text)?,
+        None => (None, None),
+    };
     let options = LabOptions {
-        positions: args
-            .positions
+        positions,
+        per_set,
+        sets: args.sets.clone(),
+        node_limit: args
+            .node_limit
             .as_deref()
-            .map(load_positions)
-            .transpose()
-            .map_err(|e| CliError::Usage(e.to_string()))?,
+            .map(parse_node_limit)
+            .transpose()?,
+        data: args.data.clone(),
         depths: args.depths.as_deref().map(parse_depths).transpose()?,
         presets: args.preset.clone(),
         jobs,
@@ -175,6 +249,16 @@ pub fn run(args: &LabArgs) -> Result<(), CliError> {
         out.join("report.md").display(),
         files.len()
     );
+    if !report.problems.is_empty() {
+        for problem in &report.problems {
+            eprintln!("PROBLEM: {problem}");
+        }
+        return Err(CliError::Failure(format!(
+            "{} problem(s) in the results, listed at the top of {}",
+            report.problems.len(),
+            out.join("report.md").display()
+        )));
+    }
     Ok(())
 }
 
@@ -219,5 +303,27 @@ mod tests {
         assert!(parse_depths("10-2").is_err());
         assert!(parse_depths("x").is_err());
         assert!(parse_depths("2-").is_err());
+    }
+
+    #[test]
+    fn node_limits() {
+        assert_eq!(parse_node_limit("10000000").unwrap(), Some(10_000_000));
+        assert_eq!(parse_node_limit("1e7").unwrap(), Some(10_000_000));
+        assert_eq!(parse_node_limit("5E3").unwrap(), Some(5_000));
+        assert_eq!(parse_node_limit("10^6").unwrap(), Some(1_000_000));
+        assert_eq!(parse_node_limit("1_000").unwrap(), Some(1_000));
+        assert_eq!(parse_node_limit("none").unwrap(), None);
+        for bad in ["0", "x", "1e30", "-5", "10^"] {
+            assert!(parse_node_limit(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn positions_as_a_count_or_a_suite() {
+        assert_eq!(parse_positions("20").unwrap().1, Some(20));
+        assert!(parse_positions("20").unwrap().0.is_none());
+        assert!(parse_positions("0").is_err());
+        let (set, count) = parse_positions("ffo-40-59").unwrap();
+        assert_eq!((set.unwrap().positions.len(), count), (20, None));
     }
 }

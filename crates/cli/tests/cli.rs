@@ -560,11 +560,12 @@ fn lab_lists_its_experiments() {
         "minimal-tree",
         "algorithms",
         "parallel",
+        "connect4",
     ] {
         assert!(stdout(&o).contains(name), "{name}");
     }
     let list = json(&["lab", "list", "--json"]);
-    assert_eq!(list.as_array().unwrap().len(), 6);
+    assert_eq!(list.as_array().unwrap().len(), 7);
     assert_eq!(list[0]["name"], "nodes");
 }
 
@@ -609,6 +610,46 @@ fn lab_writes_a_report_folder() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `prune lab connect4` on a sample of two of Pons's sets (read from ../shared/data).
+#[test]
+fn lab_connect4_writes_a_report_folder() {
+    let dir = std::env::temp_dir().join(format!("prune-cli-lab-c4-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let o = prune(&[
+        "lab",
+        "connect4",
+        "--positions",
+        "3",
+        "--sets",
+        "end-easy,begin-easy",
+        "--node-limit",
+        "1e5",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("Every finished solve scored what the file says"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        stdout(&o).contains("Capped: step negamax"),
+        "{}",
+        stdout(&o)
+    );
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    assert_eq!(report["problems"].as_array().unwrap().len(), 0);
+    let capped = &report["tables"]["connect4-capped"]["rows"][0];
+    assert_eq!(capped["step"], "negamax");
+    assert_eq!(capped["Begin-Easy"], 3);
+    for file in ["report.md", "connect4-nodes.csv", "connect4-time.svg"] {
+        assert!(dir.join(file).is_file(), "{file}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn lab_refuses_bad_options() {
     assert_usage_errors(&[
@@ -630,6 +671,30 @@ fn lab_refuses_bad_options() {
         (&["lab", "killers", "--jobs", "0"], "--jobs"),
         (&["lab", "killers", "--json"], "prune lab list"),
         (&["lab", "minimal-tree", "--width", "1"], "--width 1"),
+        (
+            &["lab", "nodes", "--positions", "20"],
+            "applies to experiment connect4",
+        ),
+        (
+            &["lab", "connect4", "--node-limit", "lots"],
+            "--node-limit 'lots'",
+        ),
+        (
+            &["lab", "connect4", "--sets", "begin-hard"],
+            "unknown set 'begin-hard'",
+        ),
+        (
+            &[
+                "lab",
+                "connect4",
+                "--data",
+                "/no/such/folder",
+                "--sets",
+                "end-easy",
+            ],
+            "/no/such/folder",
+        ),
+        (&["lab", "connect4", "--depths", "3"], "--node-limit"),
     ]);
 }
 

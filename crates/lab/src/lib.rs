@@ -29,7 +29,7 @@ pub mod tree;
 
 use std::fmt;
 use std::ops::RangeInclusive;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub use experiments::{run_experiment, ExperimentInfo, EXPERIMENTS};
 pub use plot::{render_svg, Legend, Plot, Series, XAxis};
@@ -59,6 +59,17 @@ pub struct LabOptions {
     pub trees: Option<u32>,
     /// `parallel`: the most threads to measure (default: the number of cores).
     pub threads_max: Option<usize>,
+    /// `connect4`: positions per test set (the first N of each file).
+    pub per_set: Option<usize>,
+    /// `connect4`: the test sets to solve (names such as `end-easy`, or file names such as
+    /// `Test_L3_R1`).
+    pub sets: Option<Vec<String>>,
+    /// `connect4`: the node limit per position: `Some(None)` for none, `Some(Some(n))` for
+    /// `n` nodes.
+    pub node_limit: Option<Option<u64>>,
+    /// `connect4`: the folder of the test sets (default: `../shared/data/connect4` from the
+    /// current folder or one above it).
+    pub data: Option<PathBuf>,
 }
 
 impl LabOptions {

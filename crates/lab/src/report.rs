@@ -29,6 +29,9 @@ pub enum Cell {
     Text(String),
     /// No value (a search that was not run, a rate with nothing to divide).
     Empty,
+    /// A lower bound (a mean over searches some of which were cut off): `≥ value` in the
+    /// Markdown report; the CSV and JSON keep the number alone.
+    AtLeast(Box<Cell>),
 }
 
 impl Cell {
@@ -47,6 +50,15 @@ impl Cell {
         Cell::Text(s.into())
     }
 
+    /// `cell` as a lower bound if `bound`, else `cell` itself.
+    pub fn at_least_if(bound: bool, cell: Cell) -> Cell {
+        if bound {
+            Cell::AtLeast(Box::new(cell))
+        } else {
+            cell
+        }
+    }
+
     /// The value for a Markdown table: counts with thousands separators, reals rounded.
     fn markdown(&self) -> String {
         match self {
@@ -55,6 +67,7 @@ impl Cell {
             Cell::Real { value, decimals } => format!("{value:.decimals$}"),
             Cell::Text(s) => s.replace('|', "\\|"),
             Cell::Empty => "–".to_string(),
+            Cell::AtLeast(cell) => format!("≥ {}", cell.markdown()),
         }
     }
 
@@ -66,6 +79,7 @@ impl Cell {
             Cell::Real { value, .. } => value.to_string(),
             Cell::Text(s) => csv_field(s),
             Cell::Empty => String::new(),
+            Cell::AtLeast(cell) => cell.csv(),
         }
     }
 
@@ -76,6 +90,7 @@ impl Cell {
             Cell::Real { value, .. } if value.is_finite() => json!(value),
             Cell::Real { .. } | Cell::Empty => Value::Null,
             Cell::Text(s) => json!(s),
+            Cell::AtLeast(cell) => cell.json(),
         }
     }
 
@@ -86,6 +101,7 @@ impl Cell {
             Cell::Int(n) => Some(*n as f64),
             Cell::Real { value, .. } => Some(*value),
             Cell::Text(_) | Cell::Empty => None,
+            Cell::AtLeast(cell) => cell.as_f64(),
         }
     }
 }
@@ -164,10 +180,7 @@ impl Table {
         let _ = writeln!(out, "| {} |", self.columns.join(" | "));
         let align: Vec<&str> = (0..self.columns.len())
             .map(|i| {
-                let numeric = self
-                    .rows
-                    .iter()
-                    .any(|r| matches!(r[i], Cell::Count(_) | Cell::Int(_) | Cell::Real { .. }));
+                let numeric = self.rows.iter().any(|r| r[i].as_f64().is_some());
                 if numeric {
                     "---:"
                 } else {
@@ -208,6 +221,10 @@ pub struct Report {
     pub title: String,
     /// What the experiment reproduces, with its source.
     pub reproduces: String,
+    /// Results that contradict a known answer (a solver's score that differs from the file's):
+    /// shown first in the report, and `prune lab` fails after writing it. Empty when all is
+    /// well.
+    pub problems: Vec<String>,
     /// The settings it ran with (positions, depths, presets, jobs), as name and value.
     pub settings: Vec<(String, String)>,
     /// Findings in sentences, computed from the tables.
@@ -233,6 +250,13 @@ impl Report {
             "Experiment `{}`. {}\n",
             self.experiment, self.reproduces
         );
+        if !self.problems.is_empty() {
+            let _ = writeln!(out, "## Problems\n");
+            for problem in &self.problems {
+                let _ = writeln!(out, "- **{problem}**");
+            }
+            out.push('\n');
+        }
         let _ = writeln!(out, "## Settings\n");
         for (name, value) in &self.settings {
             let _ = writeln!(out, "- {name}: {value}");
@@ -289,6 +313,7 @@ impl Report {
             "title": self.title,
             "reproduces": self.reproduces,
             "prune_version": env!("CARGO_PKG_VERSION"),
+            "problems": self.problems,
             "settings": settings,
             "findings": self.findings,
             "tables": tables,

@@ -26,6 +26,10 @@ fn endgames(n: usize) -> prune_lab::PositionSet {
     set
 }
 
+/// The node limit of the tiny connect4 runs: plain negamax reaches it on every position of
+/// the opening sets.
+const CONNECT4_LIMIT: u64 = 20_000;
+
 fn tiny(experiment: &str, jobs: usize) -> LabOptions {
     let mut o = LabOptions {
         jobs,
@@ -54,6 +58,11 @@ fn tiny(experiment: &str, jobs: usize) -> LabOptions {
             o.positions = Some(endgames(3));
             o.depths = Some(3..=3);
             o.threads_max = Some(2);
+        }
+        "connect4" => {
+            // Pons's five sets from ../shared/data/connect4 (found from the crate's folder).
+            o.per_set = Some(5);
+            o.node_limit = Some(Some(CONNECT4_LIMIT));
         }
         other => panic!("no tiny settings for {other}"),
     }
@@ -149,7 +158,14 @@ fn every_experiment_writes_a_complete_report() {
 
 #[test]
 fn node_counts_do_not_depend_on_jobs_or_on_the_run() {
-    for name in ["nodes", "killers", "ablation", "minimal-tree", "algorithms"] {
+    for name in [
+        "nodes",
+        "killers",
+        "ablation",
+        "minimal-tree",
+        "algorithms",
+        "connect4",
+    ] {
         let one = run_experiment(name, &tiny(name, 1), &NoProgress).unwrap();
         let three = run_experiment(name, &tiny(name, 3), &NoProgress).unwrap();
         let again = run_experiment(name, &tiny(name, 3), &NoProgress).unwrap();
@@ -316,4 +332,169 @@ fn bad_settings_are_refused_with_a_reason() {
         },
     );
     assert!(e.to_string().contains("--depths"), "{e}");
+}
+
+/// Pons's sets: every step on five positions of each, the slow steps cut off by the node
+/// limit and reported as capped (lower bounds), every finished score the file's.
+#[test]
+fn connect4_caps_slow_steps_and_checks_every_score() {
+    let report = run_experiment("connect4", &tiny("connect4", 2), &NoProgress).unwrap();
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+    assert!(report.table("connect4-wrong").is_none());
+    assert!(
+        report.findings[0].starts_with("Every finished solve scored what the file says"),
+        "{:?}",
+        report.findings
+    );
+    let steps: Vec<Cell> = prune_connect4::Step::ALL
+        .iter()
+        .map(|s| Cell::text(s.to_string()))
+        .collect();
+    for name in ["connect4-nodes", "connect4-time", "connect4-capped"] {
+        let t = report.table(name).unwrap();
+        assert_eq!(
+            t.columns,
+            [
+                "step",
+                "adds",
+                "End-Easy",
+                "Middle-Easy",
+                "Middle-Medium",
+                "Begin-Easy",
+                "Begin-Medium"
+            ],
+            "{name}"
+        );
+        assert_eq!(column(&report, name, "step"), steps, "{name}");
+    }
+    // Plain negamax cannot finish an opening position in 20,000 nodes: all five capped, and
+    // the means shown as lower bounds.
+    let capped = column(&report, "connect4-capped", "Begin-Medium");
+    assert_eq!(capped[0].as_f64(), Some(5.0));
+    let nodes = column(&report, "connect4-nodes", "Begin-Medium");
+    assert!(matches!(nodes[0], Cell::AtLeast(_)), "{:?}", nodes[0]);
+    assert!(nodes[0].as_f64().unwrap() >= CONNECT4_LIMIT as f64);
+    assert!(report
+        .findings
+        .iter()
+        .any(|f| f.starts_with("Capped: step negamax") && f.contains("Begin-Medium 5 of 5")));
+    // The full solver finishes the end-game positions: no bound there.
+    let last = steps.len() - 1;
+    assert_eq!(
+        column(&report, "connect4-capped", "End-Easy")[last].as_f64(),
+        Some(0.0)
+    );
+    assert!(matches!(
+        column(&report, "connect4-nodes", "End-Easy")[last],
+        Cell::Count(_)
+    ));
+
+    // Every (set, step): solved + capped = positions, no wrong score, bounds where capped.
+    let t = report.table("connect4-runs").unwrap();
+    assert_eq!(t.rows.len(), 5 * steps.len());
+    let col = |name: &str| t.columns.iter().position(|c| c == name).unwrap();
+    let mut solved_total = 0.0;
+    for row in &t.rows {
+        let n = |name: &str| row[col(name)].as_f64().unwrap();
+        assert_eq!(n("positions"), 5.0);
+        assert_eq!(n("solved") + n("capped"), 5.0, "{row:?}");
+        assert_eq!(n("wrong scores"), 0.0, "{row:?}");
+        // A capped solve stops within a few nodes of the limit (plain negamax's children
+        // count themselves before they see it).
+        assert!(n("max nodes") <= CONNECT4_LIMIT as f64 + 500.0, "{row:?}");
+        let bounded = row[col("means are lower bounds")] == Cell::text("yes");
+        assert_eq!(bounded, n("capped") > 0.0, "{row:?}");
+        solved_total += n("solved");
+    }
+    assert!(solved_total > 0.0);
+    let md = report.to_markdown();
+    assert!(md.contains("| negamax | plain negamax | "), "{md}");
+    assert!(md.contains("≥ "), "{md}");
+    assert!(md.contains("published"), "{md}");
+}
+
+/// A score that differs from the file's is a problem at the top of the report, with a table
+/// naming the position.
+#[test]
+fn connect4_reports_a_wrong_score_loudly() {
+    let data =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/connect4");
+    let text = std::fs::read_to_string(data.join("Test_L3_R1")).unwrap();
+    let mut lines: Vec<String> = text.lines().take(3).map(String::from).collect();
+    // Change the second position's score to another valid one.
+    let (moves, score) = lines[1].split_once(' ').unwrap();
+    let score: i32 = score.trim().parse().unwrap();
+    let wrong = if score == 0 { -1 } else { -score };
+    lines[1] = format!("{moves} {wrong}");
+    let dir = scratch("connect4-wrong");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("Test_L3_R1"), lines.join("\n") + "\n").unwrap();
+    let options = LabOptions {
+        sets: Some(vec!["end-easy".into()]),
+        data: Some(dir.clone()),
+        node_limit: Some(None),
+        ..LabOptions::default()
+    };
+    let report = run_experiment("connect4", &options, &NoProgress).unwrap();
+    let steps = prune_connect4::Step::ALL.len();
+    assert_eq!(report.problems.len(), steps, "{:?}", report.problems);
+    assert!(report.problems[0].contains("WRONG SCORES: step negamax on End-Easy"));
+    assert!(report.problems[0].contains(&format!("scored {score} instead of {wrong}")));
+    assert!(report.findings[0].starts_with("WRONG SCORES"));
+    let t = report.table("connect4-wrong").unwrap();
+    assert_eq!(t.rows.len(), steps);
+    assert_eq!(t.rows[0][2], Cell::Count(2));
+    let md = report.to_markdown();
+    assert!(md.find("## Problems").unwrap() < md.find("## Settings").unwrap());
+    assert!(md.contains("WRONG SCORES: finished solves"), "{md}");
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // A folder without the sets: an error that says how to give one.
+    let options = LabOptions {
+        data: Some(dir.join("nowhere")),
+        ..LabOptions::default()
+    };
+    let e = run_experiment("connect4", &options, &NoProgress).unwrap_err();
+    assert!(e.to_string().contains("nowhere"), "{e}");
+}
+
+#[test]
+fn connect4_takes_a_count_of_positions_and_the_othello_experiments_a_file() {
+    let err = |name: &str, o: LabOptions| {
+        run_experiment(name, &o, &NoProgress)
+            .unwrap_err()
+            .to_string()
+    };
+    let e = err(
+        "nodes",
+        LabOptions {
+            per_set: Some(20),
+            ..LabOptions::default()
+        },
+    );
+    assert!(e.contains("applies to experiment connect4"), "{e}");
+    let e = err(
+        "connect4",
+        LabOptions {
+            positions: Some(ffo(2)),
+            ..LabOptions::default()
+        },
+    );
+    assert!(e.contains("takes a count"), "{e}");
+    let e = err(
+        "connect4",
+        LabOptions {
+            depths: Some(2..=3),
+            ..LabOptions::default()
+        },
+    );
+    assert!(e.contains("--node-limit"), "{e}");
+    let e = err(
+        "connect4",
+        LabOptions {
+            sets: Some(vec!["begin-hard".into()]),
+            ..LabOptions::default()
+        },
+    );
+    assert!(e.contains("unknown set 'begin-hard'"), "{e}");
 }

@@ -343,6 +343,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
              depth, relative to plain nega-alpha (fail-soft alpha-beta). Enhancements that \
              need iterative deepening get it; its own cost is part of their figure."
         ),
+        problems: Vec::new(),
         settings: vec![
             positions_setting(&set),
             depths_setting(&depths),

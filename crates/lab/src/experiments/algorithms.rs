@@ -169,6 +169,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
                      nodes per position) and the share of beta cutoffs made by the first move \
                      searched (a measure of move ordering)."
             .into(),
+        problems: Vec::new(),
         settings: vec![
             positions_setting(&set),
             depths_setting(&depths),

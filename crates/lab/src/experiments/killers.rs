@@ -298,6 +298,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
              killers legal in a position tried first. The baseline is the same search without \
              killers. {origin}"
         ),
+        problems: Vec::new(),
         settings: vec![
             depths_setting(&depths),
             (

@@ -231,6 +231,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
                      reorder the children from the second pass on, which is why the worst \
                      ordering hurts it so little."
             .into(),
+        problems: Vec::new(),
         settings: vec![
             ("width".into(), width.to_string()),
             depths_setting(&depths),

@@ -3,6 +3,7 @@
 
 mod ablation;
 mod algorithms;
+mod connect4;
 mod grid;
 mod killers;
 mod minimal_tree;
@@ -93,6 +94,17 @@ pub const EXPERIMENTS: &[ExperimentInfo] = &[
         options: &["positions", "depths", "threads-max"],
         run: parallel::run,
     },
+    ExperimentInfo {
+        name: "connect4",
+        reproduces: "Pons's \"Solving Connect 4\" progression on his test sets: one row per step \
+                     of the exact solver (plain negamax, alpha-beta, centre-first, table, null \
+                     window, losing moves pruned, threat ordering, then prune's own steps), mean \
+                     nodes and time per position on each set, positions capped by the node \
+                     limit counted, every finished score checked against the file's.",
+        defaults: connect4::DEFAULTS,
+        options: &["positions", "sets", "node-limit", "data"],
+        run: connect4::run,
+    },
 ];
 
 /// Runs the experiment called `name` with `options`, reporting progress to `progress`.
@@ -123,6 +135,10 @@ fn check_options(info: &ExperimentInfo, o: &LabOptions) -> Result<(), LabError> 
         ("width", o.width.is_some()),
         ("trees", o.trees.is_some()),
         ("threads-max", o.threads_max.is_some()),
+        ("positions", o.per_set.is_some()),
+        ("sets", o.sets.is_some()),
+        ("node-limit", o.node_limit.is_some()),
+        ("data", o.data.is_some()),
     ];
     for (name, is_given) in given {
         if is_given && !info.options.contains(&name) {
@@ -133,6 +149,21 @@ fn check_options(info: &ExperimentInfo, o: &LabOptions) -> Result<(), LabError> 
                 takes.join(", ")
             )));
         }
+    }
+    // `--positions` is a count of positions per set for connect4, a file or suite elsewhere.
+    if let (Some(n), false) = (o.per_set, info.name == "connect4") {
+        return Err(LabError::Usage(format!(
+            "--positions {n}: a count of positions applies to experiment connect4; {} takes a \
+             position file or ffo-40-59 (for a file named {n}, write ./{n})",
+            info.name
+        )));
+    }
+    if o.positions.is_some() && info.name == "connect4" {
+        return Err(LabError::Usage(
+            "--positions: experiment connect4 takes a count (the first N positions of each \
+             set), not a position file"
+                .into(),
+        ));
     }
     Ok(())
 }

@@ -176,6 +176,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
                      #40-#59 positions, evaluated with prune's hand-made evaluation. A node is \
                      every position visited, interior or leaf, counted by the search itself."
             .into(),
+        problems: Vec::new(),
         settings: vec![
             positions_setting(&set),
             depths_setting(&depths),

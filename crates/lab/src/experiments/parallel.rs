@@ -274,6 +274,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
              differ, as its helpers store deeper results the main thread then uses. Searches \
              run one at a time."
         ),
+        problems: Vec::new(),
         settings: vec![
             (
                 "exact solves".into(),
