@@ -34,4 +34,4 @@ pub use position::{
     Column, MoveError, MoveErrorKind, Position, CELLS, CENTRE_FIRST, HEIGHT, WIDTH,
 };
 pub use solver::{Solution, SolveOptions, Solver, Step};
-pub use table::{Entry, Table};
+pub use table::{Entry, Part, Table};

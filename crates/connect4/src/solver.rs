@@ -12,7 +12,7 @@ use prune_search::{Named, TableAllocError};
 use crate::position::{
     column_mask, winning_cells, Column, Position, CELLS, CENTRE_FIRST, HEIGHT, WIDTH,
 };
-use crate::table::Table;
+use crate::table::{Part, Table};
 
 const CELLS_I: i32 = CELLS as i32;
 
@@ -26,8 +26,9 @@ mod feature {
     pub const THREATS: u32 = 1 << 5;
     pub const TABLE_MOVE: u32 = 1 << 6;
     pub const PREFETCH: u32 = 1 << 7;
-    pub const ETC: u32 = 1 << 8;
-    pub const MIRROR: u32 = 1 << 9;
+    pub const NEAR_TABLE: u32 = 1 << 8;
+    pub const ETC: u32 = 1 << 9;
+    pub const MIRROR: u32 = 1 << 10;
 }
 
 /// One step of the solver's progression, with every step before it (Pons's tutorial order,
@@ -54,6 +55,9 @@ pub enum Step {
     /// The table slots of a node's children fetched into the cache before they are searched
     /// (the same search, in less time).
     Prefetch,
+    /// Positions with at least 22 stones kept in the table's small part, which stays in the
+    /// cache ([`Table`]).
+    NearTable,
     /// Enhanced transposition cutoff: a child whose table entry already refutes the window
     /// ends the node before any child is searched.
     Etc,
@@ -65,7 +69,7 @@ pub enum Step {
 
 impl Step {
     /// Every step, in order.
-    pub const ALL: [Step; 11] = [
+    pub const ALL: [Step; 12] = [
         Step::Negamax,
         Step::AlphaBeta,
         Step::CentreFirst,
@@ -75,12 +79,13 @@ impl Step {
         Step::Threats,
         Step::TableMove,
         Step::Prefetch,
+        Step::NearTable,
         Step::Etc,
         Step::Mirror,
     ];
 
     /// The solver `prune solve` runs: the fastest step measured.
-    pub const BEST: Step = Step::Prefetch;
+    pub const BEST: Step = Step::NearTable;
 
     /// The feature bits of this step and every earlier one.
     pub const fn features(self) -> u32 {
@@ -95,6 +100,7 @@ impl Step {
             THREATS,
             TABLE_MOVE,
             PREFETCH,
+            NEAR_TABLE,
             ETC,
             MIRROR,
         ];
@@ -119,6 +125,7 @@ impl Step {
             Step::Threats => "+ threat ordering",
             Step::TableMove => "+ table's best move first",
             Step::Prefetch => "+ children's table slots prefetched",
+            Step::NearTable => "+ deep positions in a cache-sized table",
             Step::Etc => "+ enhanced transposition cutoff",
             Step::Mirror => "+ mirror positions share an entry",
         }
@@ -139,6 +146,7 @@ impl Named for Step {
             Step::Threats => "threats",
             Step::TableMove => "table-move",
             Step::Prefetch => "prefetch",
+            Step::NearTable => "near-table",
             Step::Etc => "etc",
             Step::Mirror => "mirror",
         }
@@ -404,6 +412,7 @@ impl<'a> Worker<'a> {
             Threats,
             TableMove,
             Prefetch,
+            NearTable,
             Etc,
             Mirror
         )
@@ -530,12 +539,18 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        let (part, child_part) = if F & NEAR_TABLE != 0 {
+            (part_of(moves), part_of(moves + 1))
+        } else {
+            (Part::Far, Part::Far)
+        };
         if F & PREFETCH != 0 && F & MIRROR == 0 {
             let mut rest = candidates;
             let child_mover = p.opponent();
             while rest != 0 {
                 let cell = rest & rest.wrapping_neg();
-                self.table.prefetch(child_mover + (p.mask() | cell));
+                self.table
+                    .prefetch(child_mover + (p.mask() | cell), child_part);
                 rest ^= cell;
             }
         }
@@ -551,7 +566,7 @@ impl<'a> Worker<'a> {
                     mirrored = true;
                 }
             }
-            if let Some(entry) = self.table.probe(key) {
+            if let Some(entry) = self.table.probe(key, part) {
                 if !ROOT {
                     if let Some(lower) = entry.lower {
                         if alpha < lower {
@@ -588,11 +603,15 @@ impl<'a> Worker<'a> {
                 if F & MIRROR != 0 {
                     child_key = child_key.min(crate::position::mirror(child_key));
                 }
-                if let Some(upper) = self.table.probe(child_key).and_then(|e| e.upper) {
+                if let Some(upper) = self
+                    .table
+                    .probe(child_key, child_part)
+                    .and_then(|e| e.upper)
+                {
                     if -upper >= beta {
                         let column = (cell.trailing_zeros() / (HEIGHT + 1)) as u8;
                         self.table
-                            .store(key, -upper, true, Some(orient(column, mirrored)));
+                            .store(key, part, -upper, true, Some(orient(column, mirrored)));
                         return -upper;
                     }
                 }
@@ -630,7 +649,7 @@ impl<'a> Worker<'a> {
                 }
                 if score >= beta {
                     self.table
-                        .store(key, score, true, Some(orient(c, mirrored)));
+                        .store(key, part, score, true, Some(orient(c, mirrored)));
                     return score;
                 }
                 if score > alpha {
@@ -652,8 +671,13 @@ impl<'a> Worker<'a> {
             }
             if score >= beta {
                 if F & TABLE != 0 {
-                    self.table
-                        .store(key, score, true, Some(orient(list.columns[i], mirrored)));
+                    self.table.store(
+                        key,
+                        part,
+                        score,
+                        true,
+                        Some(orient(list.columns[i], mirrored)),
+                    );
                 }
                 return score;
             }
@@ -664,7 +688,7 @@ impl<'a> Worker<'a> {
         }
         if F & TABLE != 0 {
             let stored = best_column.or(table_move).map(|c| orient(c, mirrored));
-            self.table.store(key, alpha, false, stored);
+            self.table.store(key, part, alpha, false, stored);
         }
         alpha
     }
@@ -706,6 +730,20 @@ fn orient(column: u8, mirrored: bool) -> u8 {
         WIDTH as u8 - 1 - column
     } else {
         column
+    }
+}
+
+/// Positions with at least this many stones go to the near part of the table with
+/// [`Step::NearTable`] (measured: 20, 22, 24, 26 and 28 on the Middle-Medium and Begin-Medium
+/// sets; docs/connect4.md).
+const NEAR_FROM: i32 = 22;
+
+#[inline(always)]
+fn part_of(moves: i32) -> Part {
+    if moves >= NEAR_FROM {
+        Part::Near
+    } else {
+        Part::Far
     }
 }
 
