@@ -5,7 +5,8 @@
 //! Scores are the test sets': 0 a draw, `22 - n` a win for the side to move with its `n`-th
 //! stone, negative a loss.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use prune_search::{Named, TableAllocError};
 
@@ -164,7 +165,8 @@ pub struct SolveOptions {
     pub step: Step,
     /// Give up after this many nodes (the lab's cap on slow steps); `None`: never.
     pub node_limit: Option<u64>,
-    /// Threads searching together (Lazy SMP on the shared table); 1: the plain solver.
+    /// Threads searching together, sharing the root's moves and the table; 1: the plain
+    /// solver.
     pub threads: usize,
 }
 
@@ -247,31 +249,10 @@ impl Solver {
             };
         }
         let limit = options.node_limit.unwrap_or(u64::MAX);
-        let threads = options.threads.max(1);
-        if threads == 1 {
-            let mut worker = Worker::new(&self.table, limit, None, 0);
-            let (score, best) = worker.solve(position, options);
-            return worker.solution(score, best, worker.nodes);
-        }
-        let stop = AtomicBool::new(false);
-        let table = &self.table;
-        std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..threads)
-                .map(|id| {
-                    let stop = &stop;
-                    scope.spawn(move || {
-                        let mut helper = Worker::new(table, u64::MAX, Some(stop), id);
-                        helper.solve(position, options);
-                        helper.nodes
-                    })
-                })
-                .collect();
-            let mut main = Worker::new(table, limit, None, 0);
-            let (score, best) = main.solve(position, options);
-            stop.store(true, Ordering::Relaxed);
-            let helper_nodes: u64 = helpers.into_iter().map(|h| h.join().unwrap_or(0)).sum();
-            main.solution(score, best, main.nodes + helper_nodes)
-        })
+        let mut worker = Worker::new(&self.table, limit, None);
+        worker.threads = options.threads.max(1);
+        let (score, best) = worker.solve(position, options);
+        worker.solution(score, best, worker.nodes)
     }
 
     /// The score of every column (`None` for a full one), each solved exactly: what
@@ -345,8 +326,8 @@ struct Worker<'a> {
     next_poll: u64,
     stop: Option<&'a AtomicBool>,
     aborted: bool,
-    /// 0 for the main thread; a helper's number changes its tie-breaking.
-    id: usize,
+    /// Threads to share the root's moves between (1: search alone).
+    threads: usize,
     /// The root's best column in the current search.
     root_best: Option<u8>,
 }
@@ -355,7 +336,7 @@ struct Worker<'a> {
 const POLL_INTERVAL: u64 = 4096;
 
 impl<'a> Worker<'a> {
-    fn new(table: &'a Table, limit: u64, stop: Option<&'a AtomicBool>, id: usize) -> Worker<'a> {
+    fn new(table: &'a Table, limit: u64, stop: Option<&'a AtomicBool>) -> Worker<'a> {
         let next_poll = if stop.is_some() {
             POLL_INTERVAL.min(limit)
         } else {
@@ -368,7 +349,7 @@ impl<'a> Worker<'a> {
             next_poll,
             stop,
             aborted: false,
-            id,
+            threads: 1,
             root_best: None,
         }
     }
@@ -449,7 +430,14 @@ impl<'a> Worker<'a> {
                     med = max / 2;
                 }
                 self.root_best = None;
-                let r = self.negamax::<F, true>(p, med, med + 1);
+                let r = if self.threads > 1
+                    && F & feature::NON_LOSING != 0
+                    && moves <= SPLIT_UNTIL_MOVE
+                {
+                    self.split_probe::<F>(p, med)
+                } else {
+                    self.negamax::<F, true>(p, med, med + 1)
+                };
                 if r <= med {
                     max = r;
                 } else {
@@ -479,6 +467,102 @@ impl<'a> Worker<'a> {
         });
         let score = if weak { score.signum() } else { score };
         (score, best.and_then(Column::new))
+    }
+
+    /// A null-window search of the root `p` around `med` (the answer is above `med` or not) with
+    /// its moves shared between threads: the first move (the table's, or the best ordered) is
+    /// searched alone (usually it decides); then every thread takes the next move not taken
+    /// yet, until one of them finds a move above `med` (the others are told to stop) or none
+    /// is left. The threads share the table. Needs losing moves pruned (the root's moves are
+    /// then exactly those `negamax` would search).
+    fn split_probe<const F: u32>(&mut self, p: &Position, med: i32) -> i32 {
+        let moves = p.moves_played() as i32;
+        let candidates = p.non_losing_cells();
+        if candidates == 0 {
+            return -(CELLS_I - moves) / 2;
+        }
+        if moves >= CELLS_I - 2 {
+            return 0;
+        }
+        let lowest = -(CELLS_I - 2 - moves) / 2;
+        let highest = (CELLS_I - 1 - moves) / 2;
+        if lowest > med {
+            return lowest;
+        }
+        if highest <= med {
+            return highest;
+        }
+        let part = if F & feature::NEAR_TABLE != 0 {
+            part_of(moves)
+        } else {
+            Part::Far
+        };
+        let table_move = if F & feature::TABLE_MOVE != 0 {
+            self.table.probe(p.key(), part).and_then(|e| e.best)
+        } else {
+            None
+        };
+        let mut list = MoveList::new();
+        if let Some(c) = table_move {
+            let cell = candidates & column_mask(c as u32);
+            if cell != 0 {
+                list.insert(cell, c, 1);
+            }
+        }
+        let rest = self.ordered::<F>(p, candidates, table_move);
+        for i in 0..rest.len {
+            list.insert(rest.cells[i], rest.columns[i], 0);
+        }
+
+        let first = -self.negamax::<F, false>(&p.play_cell(list.cells[0]), -(med + 1), -med);
+        if first > med || self.aborted {
+            self.root_best = Some(list.columns[0]);
+            return first;
+        }
+        let next = AtomicUsize::new(1);
+        let stop = AtomicBool::new(false);
+        let found: Mutex<Option<(i32, u8)>> = Mutex::new(None);
+        let table = self.table;
+        let list = &list;
+        let nodes: u64 = std::thread::scope(|scope| {
+            let search = || {
+                let mut worker = Worker::new(table, u64::MAX, Some(&stop));
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= list.len || stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let child = p.play_cell(list.cells[i]);
+                    let score = -worker.negamax::<F, false>(&child, -(med + 1), -med);
+                    if worker.aborted {
+                        break;
+                    }
+                    if score > med {
+                        stop.store(true, Ordering::Relaxed);
+                        let mut found = found.lock().unwrap_or_else(|e| e.into_inner());
+                        if found.is_none() {
+                            *found = Some((score, list.columns[i]));
+                        }
+                        break;
+                    }
+                }
+                worker.nodes
+            };
+            let helpers: Vec<_> = (1..self.threads).map(|_| scope.spawn(search)).collect();
+            let mine = search();
+            mine + helpers
+                .into_iter()
+                .map(|h| h.join().unwrap_or(0))
+                .sum::<u64>()
+        });
+        self.nodes += nodes;
+        match found.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            Some((score, column)) => {
+                self.root_best = Some(column);
+                score
+            }
+            None => med,
+        }
     }
 
     /// The score of `p` if it lies in `(alpha, beta)`; otherwise a bound on the same side of the
@@ -695,7 +779,7 @@ impl<'a> Worker<'a> {
 
     /// The moves among `candidates` (except `skip`), best first: centre first if the step
     /// says so, then (with threat ordering) by the number of cells each move leaves where one
-    /// more stone would connect four. Helpers break ties in an order of their own.
+    /// more stone would connect four.
     #[inline(always)]
     fn ordered<const F: u32>(&self, p: &Position, candidates: u64, skip: Option<u8>) -> MoveList {
         let mut list = MoveList::new();
@@ -704,7 +788,7 @@ impl<'a> Worker<'a> {
         } else {
             [0, 1, 2, 3, 4, 5, 6]
         };
-        for (rank, &c) in order.iter().enumerate() {
+        for &c in order.iter() {
             let cell = candidates & column_mask(c as u32);
             if cell == 0 || skip == Some(c) {
                 continue;
@@ -713,9 +797,6 @@ impl<'a> Worker<'a> {
             if F & feature::THREATS != 0 {
                 let threats = winning_cells(p.mover() | cell) & !(p.mask() | cell);
                 sort_key = threats.count_ones() as i32 * 8;
-                if self.id != 0 {
-                    sort_key += ((rank + self.id) % 7) as i32;
-                }
             }
             list.insert(cell, c, sort_key);
         }
@@ -746,6 +827,10 @@ fn part_of(moves: i32) -> Part {
         Part::Far
     }
 }
+
+/// With several threads, the root's moves are shared between them up to this many stones
+/// played (later, a solve is too short to pay for starting threads).
+const SPLIT_UNTIL_MOVE: i32 = 24;
 
 /// Enhanced transposition cutoffs are tried only this early in the game, where the subtrees
 /// they save are large enough to pay for the probes.
