@@ -830,7 +830,7 @@ fn part_of(moves: i32) -> Part {
 
 /// With several threads, the root's moves are shared between them up to this many stones
 /// played (later, a solve is too short to pay for starting threads).
-const SPLIT_UNTIL_MOVE: i32 = 24;
+const SPLIT_UNTIL_MOVE: i32 = 18;
 
 /// Enhanced transposition cutoffs are tried only this early in the game, where the subtrees
 /// they save are large enough to pay for the probes.

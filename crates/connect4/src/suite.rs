@@ -74,13 +74,21 @@ pub fn parse_line(raw: &str, number: usize) -> Result<Option<Record>, BadLine> {
             let score: i32 = text
                 .parse()
                 .map_err(|_| bad(offset, format!("'{text}' is not a score (an integer)")))?;
-            let limit = position.win_now_score();
-            if score.abs() > 21 || score > limit {
+            // The best the side to move can do is to win with its next stone, the worst to lose
+            // to the opponent's next one.
+            let highest = position.win_now_score();
+            let lowest = -((42 - position.moves_played() as i32) / 2);
+            if !(lowest..=highest).contains(&score) {
                 return Err(bad(
                     offset,
                     format!(
-                        "score {score} is out of range for a position after {} moves",
-                        position.moves_played()
+                        "score {score} is out of range for a position after {} move{}",
+                        position.moves_played(),
+                        if position.moves_played() == 1 {
+                            ""
+                        } else {
+                            "s"
+                        }
                     ),
                 ));
             }

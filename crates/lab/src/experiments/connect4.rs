@@ -426,21 +426,21 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
         }
     }
 
-    // Published figures beside the best step's.
-    let last = steps.len() - 1;
+    // Published figures beside the solver's step (Step::BEST; the last step run if it was not).
+    let last = solver_step(steps);
     let mut published = Table::new(
         "connect4-published",
         &format!(
             "Published figures for Pons's final solver (not measured by this run; his means are \
-             over all 1,000 positions of a set) beside this run's last step ({}, over its \
-             sample)",
+             over all 1,000 positions of a set) beside the solver's step in this run ({}, over \
+             its sample)",
             steps[last]
         ),
         &[
             "set",
             "published mean time (µs): Pons's solver on his machine",
             "mean time (µs): Pons's solver on a 2-core AMD EPYC (data README)",
-            "mean time (µs): this run's last step",
+            "mean time (µs): the solver's step in this run",
             "positions in this run",
         ],
     );
@@ -615,7 +615,17 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
     })
 }
 
-/// The findings: the scores' check, each set's first and last steps, and what was capped.
+/// Where the solver's own step ([`Step::BEST`]) is among `steps` (the last one if absent): the
+/// steps after it are measured experiments that did not pay.
+fn solver_step(steps: &[Step]) -> usize {
+    steps
+        .iter()
+        .position(|&s| s == Step::BEST)
+        .unwrap_or(steps.len() - 1)
+}
+
+/// The findings: the scores' check, each set's first step and the solver's, and what was
+/// capped.
 fn findings(
     sets: &[LoadedSet],
     steps: &[Step],
@@ -649,7 +659,7 @@ fn findings(
             thousands(solved as u64)
         ));
     }
-    let last = steps.len() - 1;
+    let last = solver_step(steps);
     for (s, set) in sets.iter().enumerate() {
         let first = &outcomes[s][0];
         let best = &outcomes[s][last];
