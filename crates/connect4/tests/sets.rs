@@ -84,6 +84,10 @@ fn two_threads_find_the_same_scores() {
     let medium = set("Test_L2_R2");
     let wrong = solve_all(&medium[..50], &options);
     assert!(wrong.is_empty(), "{wrong:?}");
+    // Solves long enough (over 100,000 nodes) for the threads to split their probes.
+    let hard = set("Test_L1_R2");
+    let wrong = solve_all(&hard[..5], &options);
+    assert!(wrong.is_empty(), "{wrong:?}");
 }
 
 /// The best move reaches the score: the position after it is worth the negated score (or the
