@@ -323,6 +323,20 @@ impl Position {
         Some(mover_owns == self.first_player_to_move())
     }
 
+    /// The test sets' score of a game that is over, for the side to move: `-(22 - n)` when the
+    /// opponent has just connected four with its `n`-th stone, 0 when the board is full
+    /// (`None` while the game goes on).
+    pub fn final_score(&self) -> Option<i32> {
+        if self.is_won() {
+            let winner_stones = (self.moves as i32 + 1) / 2;
+            Some(-(22 - winner_stones))
+        } else if self.moves as u32 == CELLS {
+            Some(0)
+        } else {
+            None
+        }
+    }
+
     /// The score of the test sets for a win by the side to move with its next stone: 22 minus
     /// the number of stones it will have played.
     pub const fn win_now_score(&self) -> i32 {
@@ -370,14 +384,7 @@ impl Game for Position {
     /// A loss by `22 - n` when the opponent has just connected four with its `n`-th stone (the
     /// test sets' score, as a proven margin), a draw when the board is full.
     fn outcome(&self) -> Option<Score> {
-        if self.is_won() {
-            let winner_stones = (self.moves as i32 + 1) / 2;
-            Some(Score::exact(-(22 - winner_stones)))
-        } else if self.moves as u32 == CELLS {
-            Some(Score::DRAW)
-        } else {
-            None
-        }
+        self.final_score().map(Score::exact)
     }
 
     fn hash(&self) -> u64 {

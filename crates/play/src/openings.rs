@@ -10,10 +10,10 @@ pub use prune_othello::openings::{all_openings, Opening, MAX_PLIES};
 /// The plies of the default opening set.
 pub const DEFAULT_PLIES: u32 = 4;
 
-/// `count` openings of `all`: without a seed, spread evenly over the set in its order; with
-/// one, the first of a shuffle by that seed. When `count` is larger than the set, the set is
-/// used again from its beginning (the openings repeat).
-pub fn pick(all: &[Opening], count: usize, seed: Option<u64>) -> Vec<Opening> {
+/// `count` openings of `all` (of any game): without a seed, spread evenly over the set in its
+/// order; with one, the first of a shuffle by that seed. When `count` is larger than the set,
+/// the set is used again from its beginning (the openings repeat).
+pub fn pick<T: Clone>(all: &[T], count: usize, seed: Option<u64>) -> Vec<T> {
     if all.is_empty() {
         return Vec::new();
     }
@@ -57,6 +57,6 @@ mod tests {
         assert_eq!(distinct.len(), 10);
         let repeated = pick(&all, n + 2, None);
         assert_eq!(repeated[n], all[0]);
-        assert!(pick(&[], 3, None).is_empty());
+        assert!(pick::<Opening>(&[], 3, None).is_empty());
     }
 }

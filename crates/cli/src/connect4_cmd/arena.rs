@@ -5,8 +5,8 @@
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
 use prune_connect4::{Position, CELLS};
 use prune_play::elo::{EloEstimate, Z_95};
+use prune_play::openings::pick;
 use prune_play::Clock;
-use prune_search::rng::{Rng, SplitMix64};
 use prune_search::{Algorithm, Game, Parallel, ParallelKind};
 use serde_json::{json, Value};
 
@@ -39,30 +39,6 @@ pub fn openings(plies: u32) -> Vec<String> {
         layer = next;
     }
     layer.into_iter().map(|(_, m)| m).collect()
-}
-
-/// `count` of `all`: spread evenly over the set in its order, or with a seed the first of a
-/// shuffle; repeated from the beginning when `count` is larger than the set.
-fn pick(all: &[String], count: usize, seed: Option<u64>) -> Vec<String> {
-    let mut order: Vec<usize> = (0..all.len()).collect();
-    if let Some(seed) = seed {
-        let mut rng = SplitMix64::new(seed);
-        for i in (1..order.len()).rev() {
-            let j = rng.below(i as u64 + 1) as usize;
-            order.swap(i, j);
-        }
-    }
-    let n = all.len();
-    (0..count)
-        .map(|i| {
-            let index = if count <= n && seed.is_none() {
-                i * n / count
-            } else {
-                i % n
-            };
-            all[order[index]].clone()
-        })
-        .collect()
 }
 
 /// One game's record.

@@ -197,19 +197,21 @@ fn first_legal(position: &Position) -> Column {
 
 /// How a finished game ended, in words: `X wins (four with its 11th stone)` or `a draw`.
 pub fn result_text(position: &Position) -> Option<String> {
-    if position.is_won() {
-        let moves = position.moves_played();
-        let winner = if moves % 2 == 1 { "X" } else { "O" };
-        let stone = moves.div_ceil(2);
-        Some(format!(
-            "{winner} wins (four with its stone {stone}; score {:+} for {winner})",
-            22 - stone as i32
-        ))
-    } else if position.moves_played() == CELLS {
-        Some("a draw (the board is full)".to_string())
-    } else {
-        None
+    let loss = position.final_score()?;
+    if loss == 0 {
+        return Some("a draw (the board is full)".to_string());
     }
+    // The side to move has lost; the winner is the one who moved last.
+    let winner = if position.first_player_to_move() {
+        "O"
+    } else {
+        "X"
+    };
+    let stone = position.moves_played().div_ceil(2);
+    Some(format!(
+        "{winner} wins (four with its stone {stone}; score {:+} for {winner})",
+        -loss
+    ))
 }
 
 /// A duration as people read it: `4.6 µs`, `37.5 µs`, `3.2 ms`, `1.25 s`.
