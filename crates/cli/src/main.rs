@@ -5,6 +5,7 @@ mod cells;
 mod config_args;
 mod connect4_cmd;
 mod eval_arg;
+mod eval_check_cmd;
 mod games;
 mod lab_cmd;
 mod match_cmd;
@@ -68,6 +69,10 @@ enum Command {
     /// Learn the pattern evaluation's weights from self-play games (exact solves near the end,
     /// bootstrapped searches before), resumable, deterministic with a seed.
     Train(train_cmd::TrainArgs),
+    /// Measure Othello evaluations against facts: the start position (a draw) at each depth,
+    /// a suite's exact scores at a fixed depth (error and optimal moves), and solved positions
+    /// of games no training played; several `--eval`s side by side.
+    EvalCheck(eval_check_cmd::EvalCheckArgs),
     /// Draw the game tree a search visited: each node's value and window, the moves on the
     /// edges, re-searches, cutoffs and the moves they pruned, the principal variation (SVG,
     /// Graphviz DOT or text); `--compare alphabeta,minimax` draws two searches.
@@ -118,6 +123,7 @@ fn main() -> ExitCode {
         Command::Match(args) => match_cmd::run(&args),
         Command::Bench(args) => bench_cmd::run(&args),
         Command::Train(args) => train_cmd::run(&args),
+        Command::EvalCheck(args) => eval_check_cmd::run(&args),
         Command::Tree(args) => tree_cmd::run(&args),
     };
     match outcome {

@@ -10,7 +10,10 @@ use clap::Args;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use indicatif::{ProgressBar, ProgressStyle};
 use prune_othello::pattern::{Classes, PatternEval, PHASE_WIDTH, WEIGHTS_VERSION};
-use prune_othello::train::{fit_phases, label, self_play, Sample, TrainOptions};
+use prune_othello::train::{fit_phases, label, merge, play_games, self_play, Sample, TrainOptions};
+use prune_othello::OthelloEval;
+
+use crate::eval_arg::parse_eval;
 use serde_json::json;
 
 use crate::CliError;
@@ -37,27 +40,51 @@ pub struct TrainArgs {
     /// Random opening moves per game: MIN-MAX.
     #[arg(long, value_name = "MIN-MAX", default_value = "2-20")]
     pub random_plies: String,
-    /// The chance of a random move after the opening.
+    /// The chance of a random move after the opening (with --play-depth, only where positions
+    /// are solved: from --exact-empties on).
     #[arg(long, default_value_t = DEFAULTS.noise)]
     pub noise: f64,
+    /// How the games are played after the opening: 0, a one-ply look at the hand-made
+    /// evaluation (the first generation); more, a search of this many plies with --player's
+    /// weights, then the exact solver from --exact-empties on (the second).
+    #[arg(long, value_name = "PLIES", default_value_t = DEFAULTS.play_depth)]
+    pub play_depth: u32,
+    /// The weights the games are played with (with --play-depth): pattern (the built-in
+    /// ones) or a weights file.
+    #[arg(long, value_name = "WEIGHTS", default_value = "pattern")]
+    pub player: String,
     /// Positions with at most this many empties are labelled by exact solves.
     #[arg(long, value_name = "N", default_value_t = DEFAULTS.exact_empties)]
     pub exact_empties: u32,
-    /// The depth of the labelling search of earlier positions.
+    /// The depth of the labelling search of earlier positions (0: no search, the games'
+    /// outcomes alone).
     #[arg(long, value_name = "PLIES", default_value_t = DEFAULTS.search_depth)]
     pub search_depth: u32,
+    /// The share of an earlier position's target taken from the outcome of its games (with
+    /// --play-depth; the rest from the labelling search).
+    #[arg(long, value_name = "W", default_value_t = DEFAULTS.outcome_weight)]
+    pub outcome_weight: f32,
     /// Gradient-descent passes per phase.
     #[arg(long, default_value_t = DEFAULTS.epochs)]
     pub epochs: usize,
     /// The ridge penalty on the weights (in squared discs per squared disc of error).
     #[arg(long, default_value_t = DEFAULTS.l2)]
     pub l2: f32,
+    /// What the ridge penalty pulls the weights toward: zero, or the weights of the phase
+    /// fitted before (previous), so that phases change smoothly.
+    #[arg(long, value_name = "zero|previous", default_value = "zero")]
+    pub l2_toward: String,
     /// One game in this many is held out to measure the fit.
     #[arg(long, value_name = "N", default_value_t = DEFAULTS.holdout_every)]
     pub holdout_every: usize,
     /// Labelling threads [default: all cores].
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
+    /// Only play these blocks of 1,000 games (numbered from 0) into the work folder, then stop
+    /// (with --play-depth): to spread the self-play over machines, run each on its own blocks
+    /// with the same settings, then put the `games-*.txt` files in one folder and run without it.
+    #[arg(long, value_name = "FIRST-LAST")]
+    pub play_blocks: Option<String>,
     /// No progress bars.
     #[arg(long, short)]
     pub quiet: bool,
@@ -83,13 +110,42 @@ impl TrainArgs {
         if self.games == 0 || self.games > 10_000_000 {
             return Err(usage("--games: expected 1 to 10,000,000".into()));
         }
-        if self.search_depth < PHASE_WIDTH || self.search_depth > 20 {
+        if (self.search_depth != 0 && self.search_depth < PHASE_WIDTH) || self.search_depth > 20 {
             return Err(usage(format!(
-                "--search-depth {}: expected {PHASE_WIDTH} (a phase's width, so that the \
-                 search's leaves lie in phases already fitted) to 20",
+                "--search-depth {}: expected 0 (none) or {PHASE_WIDTH} (a phase's width, so that \
+                 the search's leaves lie in phases already fitted) to 20",
                 self.search_depth
             )));
         }
+        if self.play_depth > 20 {
+            return Err(usage(format!(
+                "--play-depth {}: expected 0 to 20",
+                self.play_depth
+            )));
+        }
+        if !(0.0..=1.0).contains(&self.outcome_weight) {
+            return Err(usage(format!(
+                "--outcome-weight {}: expected 0 to 1",
+                self.outcome_weight
+            )));
+        }
+        if self.play_depth == 0 && self.search_depth == 0 {
+            return Err(usage(
+                "--search-depth 0 needs --play-depth: only the second generation's games have \
+                 outcomes to label the earlier positions with"
+                    .into(),
+            ));
+        }
+        let player = match parse_eval("--player", &self.player)? {
+            OthelloEval::Pattern(p) => p.weights().clone(),
+            OthelloEval::Hand => {
+                return Err(usage(
+                    "--player hand: the games are played with trained weights (pattern or a \
+                     weights file)"
+                        .into(),
+                ))
+            }
+        };
         if self.exact_empties > 24 {
             return Err(usage("--exact-empties: at most 24".into()));
         }
@@ -102,6 +158,15 @@ impl TrainArgs {
         if self.epochs > 100_000 {
             return Err(usage("--epochs: at most 100,000".into()));
         }
+        let l2_toward_previous = match self.l2_toward.trim() {
+            "zero" => false,
+            "previous" => true,
+            other => {
+                return Err(usage(format!(
+                    "--l2-toward '{other}': expected zero or previous"
+                )))
+            }
+        };
         let threads = match self.threads {
             Some(0) => return Err(usage("--threads: at least 1".into())),
             Some(n) => n.min(256),
@@ -112,19 +177,30 @@ impl TrainArgs {
             games: self.games,
             random_plies: (low, high),
             noise: self.noise,
+            play_depth: self.play_depth,
+            player: Some(player),
             exact_empties: self.exact_empties,
             search_depth: self.search_depth,
+            outcome_weight: self.outcome_weight,
             holdout_every: self.holdout_every,
             epochs: self.epochs,
             l2: self.l2,
+            l2_toward_previous,
             threads,
         })
     }
 }
 
+/// FNV-1a, 64 bits: the fingerprint of the playing weights in the settings.
+fn fingerprint(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
 /// The settings that determine the run's results (not the threads), as saved in the folder.
 fn settings(o: &TrainOptions) -> serde_json::Value {
-    json!({
+    let mut settings = json!({
         "weights_version": WEIGHTS_VERSION,
         "seed": o.seed,
         "games": o.games,
@@ -135,7 +211,22 @@ fn settings(o: &TrainOptions) -> serde_json::Value {
         "holdout_every": o.holdout_every,
         "epochs": o.epochs,
         "l2": o.l2,
-    })
+    });
+    // The second generation's settings, only when it is asked for (so that a first-generation
+    // folder keeps its settings).
+    if o.play_depth > 0 {
+        settings["play_depth"] = json!(o.play_depth);
+        settings["outcome_weight"] = json!(o.outcome_weight);
+        settings["l2_toward"] = json!(if o.l2_toward_previous {
+            "previous"
+        } else {
+            "zero"
+        });
+        if let Some(player) = &o.player {
+            settings["player"] = json!(format!("{:016x}", fingerprint(&player.to_bytes())));
+        }
+    }
+    settings
 }
 
 fn failure(path: &Path, what: &str, e: impl std::fmt::Display) -> CliError {
@@ -217,41 +308,106 @@ fn read_records<'a, T>(
     }
 }
 
+/// A sample as a work file's line: `PLAYER OPPONENT GAME OUTCOME_SUM OUTCOME_COUNT EXACT`
+/// (hex, hex, then numbers; `-` for no exact score).
+fn sample_line(s: &Sample) -> String {
+    let exact = s.exact.map_or("-".to_string(), |e| e.to_string());
+    format!(
+        "{:016x} {:016x} {} {} {} {exact}\n",
+        s.player, s.opponent, s.game, s.outcome_sum, s.outcome_count
+    )
+}
+
+/// Reads [`sample_line`]'s lines (or the first generation's `PLAYER OPPONENT GAME`).
+fn read_samples(path: &Path) -> Result<Vec<Sample>, CliError> {
+    let text = fs::read_to_string(path).map_err(|e| failure(path, "cannot read", e))?;
+    read_records(path, &text, |line| {
+        let parts: Vec<&str> = line.split_whitespace().collect();
+        if parts.len() != 3 && parts.len() != 6 {
+            return None;
+        }
+        let player = u64::from_str_radix(parts[0], 16).ok()?;
+        let opponent = u64::from_str_radix(parts[1], 16).ok()?;
+        if player & opponent != 0 {
+            return None;
+        }
+        let mut sample = Sample {
+            game: parts[2].parse().ok()?,
+            ..Sample::new(&prune_othello::Board::from_bits(player, opponent).ok()?, 0)
+        };
+        if parts.len() == 6 {
+            sample.outcome_sum = parts[3]
+                .parse()
+                .ok()
+                .filter(|v: &i32| v.abs() <= 64 * 10_000_000)?;
+            sample.outcome_count = parts[4].parse().ok()?;
+            sample.exact = match parts[5] {
+                "-" => None,
+                e => Some(e.parse().ok().filter(|v: &i8| (-64..=64).contains(v))?),
+            };
+        }
+        Some(sample)
+    })
+    .map_err(|bad| {
+        bad.error(
+            "expected PLAYER OPPONENT GAME [OUTCOME_SUM OUTCOME_COUNT EXACT] (hex, hex, numbers, \
+             - for no exact score; no disc twice)",
+        )
+    })
+}
+
+/// Second-generation games are played and saved in blocks of this many, so that an
+/// interrupted run loses at most one block.
+const BLOCK: u32 = 1000;
+
+/// The second generation's games of blocks `blocks`: each block's samples, read from the
+/// folder or played and saved there.
+fn play_blocks(
+    work: &Path,
+    options: &TrainOptions,
+    blocks: std::ops::Range<u32>,
+    quiet: bool,
+) -> Result<Vec<Vec<Sample>>, CliError> {
+    let total = options.games as u32;
+    let first = (blocks.start * BLOCK).min(total);
+    let last = (blocks.end * BLOCK).min(total);
+    let progress = bar(u64::from(last - first), "games", quiet);
+    let mut games = Vec::new();
+    for start in (first..last).step_by(BLOCK as usize) {
+        let end = (start + BLOCK).min(total);
+        let block_path = work.join(format!("games-{:06}.txt", start / BLOCK));
+        if block_path.exists() {
+            // The block's games one after the other, as merge wants them.
+            games.push(read_samples(&block_path)?);
+        } else {
+            let played = play_games(options, start..end, &|n| {
+                progress.set_position(u64::from(start - first) + n as u64)
+            });
+            let text: String = played.iter().flatten().map(sample_line).collect();
+            write_atomic(&block_path, text.as_bytes())?;
+            games.extend(played);
+        }
+        progress.set_position(u64::from(end - first));
+    }
+    progress.finish_and_clear();
+    Ok(games)
+}
+
 /// The self-play positions: read from the folder, or played and saved there.
 fn positions(work: &Path, options: &TrainOptions, quiet: bool) -> Result<Vec<Sample>, CliError> {
     let path = work.join("positions.txt");
     if path.exists() {
-        let text = fs::read_to_string(&path).map_err(|e| failure(&path, "cannot read", e))?;
-        return read_records(&path, &text, |line| {
-            let mut parts = line.split_whitespace();
-            let mut hex = || parts.next().and_then(|t| u64::from_str_radix(t, 16).ok());
-            let (player, opponent) = (hex(), hex());
-            let game = parts.next().and_then(|t| t.parse().ok());
-            match (player, opponent, game, parts.next()) {
-                (Some(player), Some(opponent), Some(game), None) if player & opponent == 0 => {
-                    Some(Sample {
-                        player,
-                        opponent,
-                        game,
-                    })
-                }
-                _ => None,
-            }
-        })
-        .map_err(|bad| {
-            bad.error("expected PLAYER OPPONENT GAME (hex, hex, number; no disc twice)")
-        });
+        return read_samples(&path);
     }
-    let progress = bar(options.games as u64, "games", quiet);
-    let samples = self_play(options, &|n| progress.set_position(n as u64));
-    progress.finish_and_clear();
-    let mut text = String::with_capacity(samples.len() * 40);
-    for s in &samples {
-        text.push_str(&format!(
-            "{:016x} {:016x} {}\n",
-            s.player, s.opponent, s.game
-        ));
-    }
+    let samples = if options.play_depth > 0 {
+        merge(play_blocks(work, options, 0..u32::MAX / BLOCK, quiet)?)
+    } else {
+        let progress = bar(options.games as u64, "games", quiet);
+        let samples = self_play(options, &|n| progress.set_position(n as u64));
+        progress.finish_and_clear();
+        samples
+    };
+    let text: String = samples.iter().map(sample_line).collect();
     write_atomic(&path, text.as_bytes())?;
     Ok(samples)
 }
@@ -269,9 +425,9 @@ fn labels(
     if path.exists() {
         let text = fs::read_to_string(&path).map_err(|e| failure(&path, "cannot read", e))?;
         let values = read_records(&path, &text, |line| {
-            line.trim().parse::<f32>().ok().filter(|v| v.is_finite())
+            line.trim().parse::<f32>().ok().filter(|v| !v.is_infinite())
         })
-        .map_err(|bad| bad.error("expected a finite number"))?;
+        .map_err(|bad| bad.error("expected a finite number or NaN (no label)"))?;
         if values.len() != samples.len() {
             return Err(failure(
                 &path,
@@ -322,6 +478,31 @@ pub fn run(args: &TrainArgs) -> Result<(), CliError> {
         write_atomic(&settings_path, format!("{wanted:#}\n").as_bytes())?;
     }
 
+    if let Some(blocks) = &args.play_blocks {
+        let (first, last) = blocks
+            .split_once('-')
+            .and_then(|(a, b)| Some((a.trim().parse::<u32>().ok()?, b.trim().parse::<u32>().ok()?)))
+            .filter(|&(a, b)| a <= b && b < u32::MAX / BLOCK)
+            .ok_or_else(|| {
+                CliError::Usage(format!(
+                    "--play-blocks '{blocks}': expected FIRST-LAST block numbers with FIRST <= LAST"
+                ))
+            })?;
+        if options.play_depth == 0 {
+            return Err(CliError::Usage(
+                "--play-blocks needs --play-depth (the first generation plays in one sequence)"
+                    .into(),
+            ));
+        }
+        let games = play_blocks(work, &options, first..last + 1, args.quiet)?;
+        let positions: usize = games.iter().map(Vec::len).sum();
+        println!(
+            "blocks {first}-{last} ({positions} positions) in {} in {:.1} s",
+            work.display(),
+            start.elapsed().as_secs_f64()
+        );
+        return Ok(());
+    }
     let samples = positions(work, &options, args.quiet)?;
     let provenance = format!(
         "prune train, settings {wanted}; {} positions; {} classes per phase",

@@ -29,6 +29,7 @@
 
 pub mod bitboard;
 mod board;
+pub mod check;
 pub mod endgame;
 pub mod eval;
 pub mod notation;

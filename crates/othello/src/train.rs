@@ -1,26 +1,32 @@
 //! Training the [`PatternEval`] from prune's own games: the pieces of `prune train`.
 //!
-//! 1. [`self_play`]: games from randomised openings, then moves chosen by a one-ply look at the
-//!    hand-made evaluation with some random moves mixed in; every distinct position (not the
-//!    final ones) is a sample.
+//! 1. [`self_play`]: games from randomised openings, then, in the first generation
+//!    ([`TrainOptions::play_depth`] 0), moves chosen by a one-ply look at the hand-made
+//!    evaluation with some random moves mixed in; in the second, moves chosen by a search of
+//!    the trained evaluation ([`TrainOptions::play_depth`] plies) and, from
+//!    [`TrainOptions::exact_empties`] empties on, by the exact solver, which also labels every
+//!    one of those positions. Every distinct position (not the final ones) is a sample; one
+//!    reached after the random opening also carries the game's **outcome**: the exact score of
+//!    the game's first solved position, seen from the sample's side to move (averaged over the
+//!    games that reach it).
 //! 2. [`label`]: each sample's target value, in discs. Positions with at most
-//!    [`TrainOptions::exact_empties`] empties are solved exactly; earlier ones get the value of
-//!    a [`TrainOptions::search_depth`]-ply search whose leaves are evaluated by the weights
+//!    [`TrainOptions::exact_empties`] empties are solved exactly; earlier ones get
+//!    [`TrainOptions::outcome_weight`] times their outcome plus the rest times the value of a
+//!    [`TrainOptions::search_depth`]-ply search whose leaves are evaluated by the weights
 //!    already fitted for the later phases (bootstrapping: the phases are trained from the end
 //!    of the game backwards, and the search depth is at least a phase's width, so the leaves
-//!    lie in phases fitted before).
+//!    lie in phases fitted before). A sample with neither (no outcome, no search) is left out.
 //! 3. [`fit_phase`]: least squares by gradient descent on one phase's samples, reporting the
 //!    mean absolute error on held-out games.
 //!
 //! Everything is deterministic for a given seed and independent of the number of threads. The
 //! file handling (resuming, progress bars) is the command line's.
 
-use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use prune_search::rng::{Rng, XorShift64Star};
-use prune_search::{Algorithm, Engine, Preset, SearchLimits};
+use prune_search::rng::{mix, Rng, XorShift64Star};
+use prune_search::{Algorithm, Engine, Preset, SearchConfig, SearchLimits, TtConfig};
 
 use crate::board::Board;
 use crate::endgame::EndgameSolver;
@@ -42,12 +48,24 @@ pub struct TrainOptions {
     pub games: usize,
     /// Each game starts with a number of uniformly random moves between these two (inclusive).
     pub random_plies: (u32, u32),
-    /// After the opening, the chance that a move is random instead of the evaluation's choice.
+    /// After the opening, the chance that a move is random instead of the player's choice (in
+    /// the second generation only from [`TrainOptions::exact_empties`] on, where every position
+    /// is solved, so that no outcome is spoilt).
     pub noise: f64,
+    /// How the games are played after the opening: 0 is the first generation's one-ply look at
+    /// the hand-made evaluation; more is the second generation's search of this many plies with
+    /// [`TrainOptions::player`], then the exact solver from [`TrainOptions::exact_empties`].
+    pub play_depth: u32,
+    /// The weights the second generation plays with.
+    pub player: Option<Arc<PatternWeights>>,
     /// Positions with at most this many empties are labelled by an exact solve.
     pub exact_empties: u32,
-    /// The depth of the labelling search for earlier positions (at least [`PHASE_WIDTH`]).
+    /// The depth of the labelling search for earlier positions (at least [`PHASE_WIDTH`]; 0 for
+    /// none: then only outcomes label them).
     pub search_depth: u32,
+    /// The share of a sample's target taken from its games' outcome (when it has one), the rest
+    /// from the labelling search: 0 is the first generation's search labels alone.
+    pub outcome_weight: f32,
     /// One game in this many is held out of the fit to measure it.
     pub holdout_every: usize,
     /// Gradient-descent passes per phase.
@@ -55,6 +73,10 @@ pub struct TrainOptions {
     /// The ridge penalty: each weight's squared size counts this many squared errors of one
     /// disc (it keeps the weights of rare configurations small).
     pub l2: f32,
+    /// Whether the ridge penalty pulls each weight toward its value in the phase fitted before
+    /// (the next later one) instead of toward zero: the phases' weights then change smoothly,
+    /// and a phase with noisy targets keeps what the phases with exact ones learnt.
+    pub l2_toward_previous: bool,
     /// Worker threads for labelling.
     pub threads: usize,
 }
@@ -66,18 +88,22 @@ impl Default for TrainOptions {
             games: 20000,
             random_plies: (2, 20),
             noise: 0.1,
+            play_depth: 0,
+            player: None,
             exact_empties: 14,
             search_depth: PHASE_WIDTH,
+            outcome_weight: 0.0,
             holdout_every: 10,
             epochs: 300,
             l2: 2.0,
+            l2_toward_previous: false,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         }
     }
 }
 
-/// One training position: the discs of the side to move and of the opponent, and the game it
-/// came from (for the held-out split).
+/// One training position: the discs of the side to move and of the opponent, the game it came
+/// from (for the held-out split), and what self-play learnt of its value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Sample {
     /// The side to move's discs.
@@ -86,9 +112,33 @@ pub struct Sample {
     pub opponent: u64,
     /// The number of the game that first reached it.
     pub game: u32,
+    /// The sum of the outcomes (side to move's view, discs) of the games that reached it after
+    /// their random opening (second generation).
+    pub outcome_sum: i32,
+    /// How many games [`Sample::outcome_sum`] adds up.
+    pub outcome_count: u32,
+    /// Its exact score, when self-play solved it (second generation).
+    pub exact: Option<i8>,
 }
 
 impl Sample {
+    /// A sample of `board` from game `game`, with nothing known of its value.
+    pub fn new(board: &Board, game: u32) -> Sample {
+        Sample {
+            player: board.player(),
+            opponent: board.opponent(),
+            game,
+            outcome_sum: 0,
+            outcome_count: 0,
+            exact: None,
+        }
+    }
+
+    /// The mean outcome of the games that reached it after their opening, if any did.
+    pub fn outcome(&self) -> Option<f32> {
+        (self.outcome_count > 0).then(|| self.outcome_sum as f32 / self.outcome_count as f32)
+    }
+
     /// The empty squares.
     pub fn empties(&self) -> u32 {
         64 - (self.player | self.opponent).count_ones()
@@ -140,27 +190,202 @@ fn play_game(rng: &mut XorShift64Star, options: &TrainOptions) -> Vec<Board> {
 }
 
 /// The training positions of `options.games` self-play games, each distinct position once (in
-/// the order first reached). `progress` is called with the number of games played so far.
+/// the order first reached), with the outcomes of the games that reached it added up.
+/// `progress` is called with the number of games played so far. The first generation plays
+/// its games one after the other from one random sequence; the second plays them on
+/// `options.threads` threads, each from its own seed (see [`play_games`]).
 pub fn self_play(options: &TrainOptions, progress: &(dyn Fn(usize) + Sync)) -> Vec<Sample> {
+    if options.play_depth > 0 {
+        let games = play_games(options, 0..options.games as u32, progress);
+        return merge(games);
+    }
     let mut rng = XorShift64Star::new(options.seed);
-    let mut seen = HashSet::new();
-    let mut out = Vec::new();
+    let mut games = Vec::with_capacity(options.games);
     for game in 0..options.games {
-        for b in play_game(&mut rng, options) {
-            if seen.insert((b.player(), b.opponent())) {
-                out.push(Sample {
-                    player: b.player(),
-                    opponent: b.opponent(),
-                    game: game as u32,
-                });
-            }
-        }
+        let boards = play_game(&mut rng, options);
+        games.push(boards.iter().map(|b| Sample::new(b, game as u32)).collect());
         if game % 64 == 63 {
             progress(game + 1);
         }
     }
     progress(options.games);
+    merge(games)
+}
+
+/// Each distinct position of `games` (one list of samples per game, in game order) once, in
+/// the order first reached: the first game's number and exact score, every game's outcome
+/// added up.
+pub fn merge(games: impl IntoIterator<Item = Vec<Sample>>) -> Vec<Sample> {
+    let mut index = std::collections::HashMap::new();
+    let mut out: Vec<Sample> = Vec::new();
+    for sample in games.into_iter().flatten() {
+        match index.entry((sample.player, sample.opponent)) {
+            std::collections::hash_map::Entry::Occupied(e) => {
+                let first: &mut Sample = &mut out[*e.get()];
+                first.outcome_sum += sample.outcome_sum;
+                first.outcome_count += sample.outcome_count;
+                first.exact = first.exact.or(sample.exact);
+            }
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(out.len());
+                out.push(sample);
+            }
+        }
+    }
     out
+}
+
+/// The full preset's NegaScout, as the second generation plays and the labels search, with a
+/// table of `tt_mib` MiB.
+fn search_config(tt_mib: usize) -> SearchConfig {
+    let mut config = Preset::find("full")
+        .and_then(|p| p.config(Algorithm::NegaScout))
+        .expect("the full preset exists");
+    config.transposition_table = Some(TtConfig { size_mib: tt_mib });
+    config
+}
+
+/// A second-generation player: the search with its evaluation, and the exact solver, kept by
+/// a thread from game to game (cleared at each game's start, so that a game depends only on
+/// its number).
+struct Searcher {
+    engine: Engine<Position>,
+    eval: Ordered<OthelloEval>,
+    limits: SearchLimits,
+    solver: EndgameSolver,
+}
+
+impl Searcher {
+    fn new(options: &TrainOptions) -> Searcher {
+        let weights = options
+            .player
+            .clone()
+            .unwrap_or_else(PatternWeights::builtin);
+        let eval = OthelloEval::Pattern(PatternEval::new(weights));
+        // The solver orders its moves with the same weights (by default it would take the
+        // built-in ones, and which optimal move it plays, so the games, would change with them).
+        let mut solver = EndgameSolver::new(16);
+        solver.set_eval(eval.clone());
+        Searcher {
+            engine: Engine::new(search_config(8)).expect("the full preset is valid"),
+            eval: Ordered {
+                eval,
+                ordering: StaticOrdering::Mobility,
+            },
+            limits: SearchLimits {
+                depth: Some(options.play_depth),
+                nodes: None,
+                time: None,
+            },
+            solver,
+        }
+    }
+
+    /// Game number `game` of the second generation: its random opening, then the search's
+    /// moves, then from `options.exact_empties` empties the solver's (with `options.noise`
+    /// random ones), every position from there solved. Its samples: every position before the
+    /// end, with the exact score where solved and the game's outcome after the opening.
+    fn play(&mut self, game: u32, options: &TrainOptions) -> Vec<Sample> {
+        let mut rng = XorShift64Star::new(mix(options.seed, u64::from(game)));
+        let (low, high) = options.random_plies;
+        let random_plies = low + rng.below(u64::from(high.saturating_sub(low)) + 1) as u32;
+        self.engine.clear();
+        self.solver.clear();
+        let mut board = Board::START;
+        let mut black = true;
+        let mut ply = 0;
+        // Each sample, whether black is to move, whether the opening was over.
+        let mut seen: Vec<(Sample, bool, bool)> = Vec::with_capacity(64);
+        // The outcome from black's view: the first solved position's score.
+        let mut outcome = None;
+        loop {
+            let moves = board.moves();
+            if moves == 0 && board.opponent_moves() == 0 {
+                let score = board.final_score();
+                outcome.get_or_insert(if black { score } else { -score });
+                break;
+            }
+            let mut sample = Sample::new(&board, game);
+            let solved = (board.empty_count() <= options.exact_empties)
+                .then(|| self.solver.solve(&board, -64, 64));
+            if let Some(r) = &solved {
+                sample.exact = Some(r.score as i8);
+                outcome.get_or_insert(if black { r.score } else { -r.score });
+            }
+            seen.push((sample, black, ply >= random_plies));
+            black = !black;
+            if moves == 0 {
+                board = board.pass();
+                continue;
+            }
+            let square = if ply < random_plies || (solved.is_some() && rng.chance(options.noise)) {
+                nth_square(moves, rng.below(u64::from(moves.count_ones())))
+            } else {
+                let best = match solved {
+                    Some(r) => r.best_move,
+                    None => {
+                        let position = Position::new(board, Color::Black);
+                        self.engine
+                            .search(&position, &self.eval, &self.limits)
+                            .expect("a depth limit is given")
+                            .best_move
+                    }
+                };
+                best.and_then(|m| m.square())
+                    .expect("a position with moves has a best square")
+            };
+            board = board.play_unchecked(square);
+            ply += 1;
+        }
+        let outcome = outcome.expect("set at the game's end at the latest");
+        seen.into_iter()
+            .map(|(mut sample, black, after_opening)| {
+                if after_opening && sample.exact.is_none() {
+                    sample.outcome_sum = if black { outcome } else { -outcome };
+                    sample.outcome_count = 1;
+                }
+                sample
+            })
+            .collect()
+    }
+}
+
+/// The second generation's games numbered `games` (see [`TrainOptions::play_depth`]), each
+/// from its own seed, on `options.threads` threads: one list of samples per game, in order.
+/// `progress` gets the number played so far.
+pub fn play_games(
+    options: &TrainOptions,
+    games: std::ops::Range<u32>,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Vec<Vec<Sample>> {
+    let next = AtomicUsize::new(games.start as usize);
+    let done = AtomicUsize::new(0);
+    let threads = options.threads.clamp(1, 256);
+    let mut results: Vec<(u32, Vec<Sample>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut searcher = Searcher::new(options);
+                    let mut mine = Vec::new();
+                    loop {
+                        let game = next.fetch_add(1, Ordering::Relaxed);
+                        if game >= games.end as usize {
+                            break;
+                        }
+                        mine.push((game as u32, searcher.play(game as u32, options)));
+                        progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                    }
+                    mine
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a self-play thread panicked"))
+            .collect()
+    });
+    results.sort_by_key(|&(game, _)| game);
+    results.into_iter().map(|(_, samples)| samples).collect()
 }
 
 /// A score of the generic search in discs: the margin when exact, else hundredths.
@@ -171,9 +396,12 @@ fn in_discs(score: prune_search::Score) -> f32 {
     }
 }
 
-/// The target value (in discs, for the side to move) of each of `samples`, in order: an exact
-/// solve at few empties, else a search of `options.search_depth` plies evaluated by `model`.
-/// Runs on `options.threads` threads; `progress` gets the number labelled so far.
+/// The target value (in discs, for the side to move) of each of `samples`, in order: the exact
+/// score self-play found or an exact solve at few empties; else `options.outcome_weight` times
+/// the games' outcome plus the rest times a search of `options.search_depth` plies evaluated by
+/// `model` (the search alone without an outcome, the outcome alone without a search; NaN, left
+/// out of the fit, with neither). Runs on `options.threads` threads; `progress` gets the
+/// number labelled so far.
 pub fn label(
     samples: &[Sample],
     model: &PatternEval,
@@ -189,11 +417,8 @@ pub fn label(
             .map(|_| {
                 scope.spawn(|| {
                     let mut solver = EndgameSolver::new(4);
-                    let config = Preset::find("full")
-                        .and_then(|p| p.config(Algorithm::NegaScout))
-                        .expect("the full preset exists");
-                    let mut engine =
-                        Engine::<Position>::new(config).expect("the full preset is valid");
+                    let mut engine = Engine::<Position>::new(search_config(64))
+                        .expect("the full preset is valid");
                     let eval = Ordered {
                         eval: OthelloEval::Pattern(model.clone()),
                         ordering: StaticOrdering::Mobility,
@@ -203,6 +428,7 @@ pub fn label(
                         nodes: None,
                         time: None,
                     };
+                    let weight = options.outcome_weight.clamp(0.0, 1.0);
                     let mut mine = Vec::new();
                     loop {
                         let start = next.fetch_add(CHUNK, Ordering::Relaxed);
@@ -213,16 +439,28 @@ pub fn label(
                         let mut values = Vec::with_capacity(end - start);
                         for s in &samples[start..end] {
                             let board = s.board();
-                            let value = if s.empties() <= options.exact_empties {
+                            let outcome = s.outcome();
+                            let search =
+                                options.search_depth > 0 && (outcome.is_none() || weight < 1.0);
+                            let value = if let Some(exact) = s.exact {
+                                f32::from(exact)
+                            } else if s.empties() <= options.exact_empties {
                                 solver.clear();
                                 solver.solve(&board, -64, 64).score as f32
-                            } else {
+                            } else if search {
                                 engine.clear();
                                 let position = Position::new(board, Color::Black);
                                 let r = engine
                                     .search(&position, &eval, &limits)
                                     .expect("a depth limit is given");
-                                in_discs(r.score)
+                                let searched = in_discs(r.score);
+                                match outcome {
+                                    Some(o) => weight * o + (1.0 - weight) * searched,
+                                    None => searched,
+                                }
+                            } else {
+                                // No search: the outcome, or nothing (left out of the fit).
+                                outcome.unwrap_or(f32::NAN)
                             };
                             values.push(value);
                         }
@@ -311,8 +549,8 @@ fn quantize(x: f32) -> i16 {
     (x * 100.0).round().clamp(-32000.0, 32000.0) as i16
 }
 
-/// Fits one phase's weights to `samples` (with their targets; `extra` are more samples for
-/// training only, from the neighbouring phase) from the starting weights
+/// Fits one phase's weights to `samples` (with their targets, NaN for none; `extra` are more
+/// samples for training only, from the neighbouring phase) from the starting weights
 /// `init`: gradient descent on the squared error, each weight's step scaled by how often its
 /// class occurs (plus a damping count, so rare classes move slowly), the global step halved
 /// whenever a pass makes the training error worse. Samples of games numbered a multiple of
@@ -328,14 +566,25 @@ pub fn fit_phase(
     let holdout_every = options.holdout_every.max(2) as u32;
     let (held, mut train): (Vec<_>, Vec<_>) = samples
         .iter()
+        .filter(|(_, target)| !target.is_nan())
         .partition(|(s, _)| s.game % holdout_every == 0);
     let own = train.len();
-    train.extend(extra.iter().filter(|(s, _)| s.game % holdout_every != 0));
+    train.extend(
+        extra
+            .iter()
+            .filter(|(s, target)| s.game % holdout_every != 0 && !target.is_nan()),
+    );
     let (held, train) = (rows(&held), rows(&train));
     let count = Classes::get().count;
     let mut w: Vec<f32> = init.classes.iter().map(|&x| f32::from(x) / 100.0).collect();
     let mut bias: Vec<f32> = init.bias.iter().map(|&x| f32::from(x) / 100.0).collect();
     let holdout_mae_before = mae(&held, &w, &bias);
+    // What the ridge pulls toward: zero, or the starting (previous phase's) weights.
+    let prior: Vec<f32> = if options.l2_toward_previous {
+        w.clone()
+    } else {
+        vec![0.0; w.len()]
+    };
     let mut occurrences = vec![0f32; count];
     let mut bias_count = vec![0f32; bias.len()];
     for r in &train {
@@ -349,7 +598,11 @@ pub fn fit_phase(
             .iter()
             .map(|r| f64::from((predict(r, w, bias) - r.target).powi(2)))
             .sum::<f64>()
-            + f64::from(options.l2) * w.iter().map(|&x| f64::from(x * x)).sum::<f64>()
+            + f64::from(options.l2)
+                * w.iter()
+                    .zip(&prior)
+                    .map(|(&x, &p)| f64::from((x - p) * (x - p)))
+                    .sum::<f64>()
     };
     let mut step = 0.5f32;
     let mut current = loss(&w, &bias);
@@ -366,8 +619,8 @@ pub fn fit_phase(
             bias_gradient[r.bias] += residual;
         }
         let (old_w, old_bias) = (w.clone(), bias.clone());
-        for ((x, g), n) in w.iter_mut().zip(&gradient).zip(&occurrences) {
-            *x += step * (g - options.l2 * *x) / (n + DAMPING) / INSTANCES as f32 * 4.0;
+        for (((x, g), n), p) in w.iter_mut().zip(&gradient).zip(&occurrences).zip(&prior) {
+            *x += step * (g - options.l2 * (*x - p)) / (n + DAMPING) / INSTANCES as f32 * 4.0;
         }
         for ((x, g), n) in bias.iter_mut().zip(&bias_gradient).zip(&bias_count) {
             *x += step * g / (n + DAMPING);
@@ -449,6 +702,8 @@ pub fn fit_phases<E>(
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashSet;
+
     use super::*;
 
     fn tiny() -> TrainOptions {
@@ -549,5 +804,142 @@ mod tests {
                 loaded.evaluate_bits(s.player, s.opponent)
             );
         }
+    }
+
+    /// Second-generation settings small enough for a test.
+    fn gen2() -> TrainOptions {
+        TrainOptions {
+            seed: 5,
+            games: 4,
+            play_depth: 2,
+            exact_empties: 12,
+            search_depth: 0,
+            outcome_weight: 1.0,
+            ..tiny()
+        }
+    }
+
+    #[test]
+    fn second_generation_games_are_deterministic_and_labelled_by_the_solver_and_outcome() {
+        let one = play_games(
+            &TrainOptions {
+                threads: 1,
+                ..gen2()
+            },
+            0..4,
+            &|_| {},
+        );
+        let three = play_games(
+            &TrainOptions {
+                threads: 3,
+                ..gen2()
+            },
+            0..4,
+            &|_| {},
+        );
+        assert_eq!(one, three, "the threads changed the games");
+        let alone = play_games(&gen2(), 2..3, &|_| {});
+        assert_eq!(
+            alone[0], one[2],
+            "a game depends on the games played beside it"
+        );
+        assert_ne!(one[0], one[1]);
+        let generic = crate::SolveOptions {
+            kind: crate::SolverKind::Generic,
+            ..crate::SolveOptions::default()
+        };
+        for game in &one {
+            // The start is inside the random opening: no outcome.
+            assert_eq!(game[0].outcome_count, 0);
+            let first = game.iter().position(|s| s.exact.is_some()).expect("solved");
+            let score = i32::from(game[first].exact.unwrap());
+            // From there on every position is solved, and the scores are the generic search's.
+            assert!(game[first..]
+                .iter()
+                .all(|s| s.exact.is_some() && s.outcome_count == 0));
+            for s in game[first..].iter().step_by(4) {
+                let position = Position::new(s.board(), Color::Black);
+                let exact = crate::solve(&position, &generic).unwrap().score;
+                assert_eq!(i32::from(s.exact.unwrap()), exact);
+            }
+            // Before it, the outcome is that score from the side to move's view: the opponent
+            // moves just before (no pass this late in these games).
+            let before = &game[first - 1];
+            assert_eq!((before.outcome_count, before.outcome_sum), (1, -score));
+            for s in &game[..first] {
+                assert!(s.outcome_count == 0 || s.outcome_sum.abs() == score.abs());
+            }
+        }
+        // The merged samples add up the outcomes of positions several games reached.
+        let twice = merge(vec![one[0].clone(), one[0].clone()]);
+        assert_eq!(twice.len(), one[0].len());
+        for (m, s) in twice.iter().zip(&one[0]) {
+            assert_eq!(
+                (m.outcome_sum, m.outcome_count),
+                (2 * s.outcome_sum, 2 * s.outcome_count)
+            );
+        }
+    }
+
+    #[test]
+    fn outcomes_label_without_a_search_and_the_fit_leaves_out_what_has_no_label() {
+        let samples: Vec<Sample> = play_games(&gen2(), 0..2, &|_| {}).concat();
+        let model = PatternEval::new(Arc::new(PatternWeights::zero("test")));
+        let labels = label(&samples, &model, &gen2(), &|_| {});
+        for (s, &v) in samples.iter().zip(&labels) {
+            match (s.exact, s.outcome()) {
+                (Some(e), _) => assert_eq!(v, f32::from(e)),
+                (None, Some(o)) => assert_eq!(v, o),
+                (None, None) => assert!(v.is_nan(), "{v}"),
+            }
+        }
+        assert!(labels.iter().any(|v| v.is_nan()));
+        let labelled: Vec<_> = samples.into_iter().zip(labels).collect();
+        let phase = 10;
+        let (_, report) = fit_phase(phase, &labelled, &[], &PhaseWeights::zero(), &gen2());
+        let usable = labelled
+            .iter()
+            .filter(|(s, v)| !v.is_nan() && phase_of(s.empties()) == phase)
+            .count();
+        assert!(report.train + report.holdout <= usable + labelled.len());
+        assert!(report.holdout_mae.is_finite() && report.train_mae.is_finite());
+    }
+
+    #[test]
+    fn a_ridge_toward_the_previous_phase_keeps_its_weights() {
+        let options = TrainOptions {
+            games: 20,
+            ..tiny()
+        };
+        let samples: Vec<Sample> = self_play(&options, &|_| {})
+            .into_iter()
+            .filter(|s| phase_of(s.empties()) == 2)
+            .collect();
+        let model = PatternEval::new(Arc::new(PatternWeights::zero("test")));
+        let labels = label(&samples, &model, &options, &|_| {});
+        let labelled: Vec<_> = samples.into_iter().zip(labels).collect();
+        let mut init = PhaseWeights::zero();
+        for (i, w) in init.classes.iter_mut().enumerate() {
+            *w = (i % 7) as i16 * 10 - 30;
+        }
+        let ridge = |toward: bool| TrainOptions {
+            l2: 50.0,
+            l2_toward_previous: toward,
+            ..options.clone()
+        };
+        let distance = |a: &[i16], b: &[i16]| -> i64 {
+            a.iter().zip(b).map(|(&x, &y)| i64::from(x - y).abs()).sum()
+        };
+        let zero = vec![0; init.classes.len()];
+        let (kept, _) = fit_phase(2, &labelled, &[], &init, &ridge(true));
+        let (shrunk, _) = fit_phase(2, &labelled, &[], &init, &ridge(false));
+        assert!(
+            distance(&kept.classes, &init.classes) < distance(&shrunk.classes, &init.classes),
+            "the pull toward the previous phase keeps its weights closer"
+        );
+        assert!(
+            distance(&shrunk.classes, &zero) < distance(&init.classes, &zero),
+            "the pull toward zero shrinks them"
+        );
     }
 }
