@@ -74,6 +74,15 @@ pub struct TrainArgs {
     /// fitted before (previous), so that phases change smoothly.
     #[arg(long, value_name = "zero|previous", default_value = "zero")]
     pub l2_toward: String,
+    /// The evaluation's bias: one per number of empties (per-empties), or one per phase
+    /// (per-phase), which cannot learn which colour the games favoured (the parity of the
+    /// empties tells the colours apart).
+    #[arg(
+        long,
+        value_name = "per-empties|per-phase",
+        default_value = "per-empties"
+    )]
+    pub bias: String,
     /// One game in this many is held out to measure the fit.
     #[arg(long, value_name = "N", default_value_t = DEFAULTS.holdout_every)]
     pub holdout_every: usize,
@@ -167,6 +176,15 @@ impl TrainArgs {
                 )))
             }
         };
+        let bias_per_phase = match self.bias.trim() {
+            "per-empties" => false,
+            "per-phase" => true,
+            other => {
+                return Err(usage(format!(
+                    "--bias '{other}': expected per-empties or per-phase"
+                )))
+            }
+        };
         let threads = match self.threads {
             Some(0) => return Err(usage("--threads: at least 1".into())),
             Some(n) => n.min(256),
@@ -186,6 +204,7 @@ impl TrainArgs {
             epochs: self.epochs,
             l2: self.l2,
             l2_toward_previous,
+            bias_per_phase,
             threads,
         })
     }
@@ -214,6 +233,13 @@ fn settings(o: &TrainOptions) -> serde_json::Value {
     });
     // The second generation's settings, only when it is asked for (so that a first-generation
     // folder keeps its settings).
+    if o.play_depth > 0 || o.bias_per_phase {
+        settings["bias"] = json!(if o.bias_per_phase {
+            "per-phase"
+        } else {
+            "per-empties"
+        });
+    }
     if o.play_depth > 0 {
         settings["play_depth"] = json!(o.play_depth);
         settings["outcome_weight"] = json!(o.outcome_weight);
@@ -454,6 +480,30 @@ fn labels(
 /// Runs `prune train`.
 pub fn run(args: &TrainArgs) -> Result<(), CliError> {
     let options = args.options()?;
+    let blocks = match &args.play_blocks {
+        None => None,
+        Some(text) => {
+            let range = text
+                .split_once('-')
+                .and_then(|(a, b)| {
+                    Some((a.trim().parse::<u32>().ok()?, b.trim().parse::<u32>().ok()?))
+                })
+                .filter(|&(a, b)| a <= b && b < u32::MAX / BLOCK)
+                .ok_or_else(|| {
+                    CliError::Usage(format!(
+                        "--play-blocks '{text}': expected FIRST-LAST block numbers with FIRST <= LAST"
+                    ))
+                })?;
+            if options.play_depth == 0 {
+                return Err(CliError::Usage(
+                    "--play-blocks needs --play-depth (the first generation plays in one \
+                     sequence)"
+                        .into(),
+                ));
+            }
+            Some(range)
+        }
+    };
     let start = Instant::now();
     let work = &args.work;
     fs::create_dir_all(work).map_err(|e| failure(work, "cannot create the folder", e))?;
@@ -478,22 +528,7 @@ pub fn run(args: &TrainArgs) -> Result<(), CliError> {
         write_atomic(&settings_path, format!("{wanted:#}\n").as_bytes())?;
     }
 
-    if let Some(blocks) = &args.play_blocks {
-        let (first, last) = blocks
-            .split_once('-')
-            .and_then(|(a, b)| Some((a.trim().parse::<u32>().ok()?, b.trim().parse::<u32>().ok()?)))
-            .filter(|&(a, b)| a <= b && b < u32::MAX / BLOCK)
-            .ok_or_else(|| {
-                CliError::Usage(format!(
-                    "--play-blocks '{blocks}': expected FIRST-LAST block numbers with FIRST <= LAST"
-                ))
-            })?;
-        if options.play_depth == 0 {
-            return Err(CliError::Usage(
-                "--play-blocks needs --play-depth (the first generation plays in one sequence)"
-                    .into(),
-            ));
-        }
+    if let Some((first, last)) = blocks {
         let games = play_blocks(work, &options, first..last + 1, args.quiet)?;
         let positions: usize = games.iter().map(Vec::len).sum();
         println!(

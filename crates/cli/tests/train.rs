@@ -75,6 +75,62 @@ fn train_writes_weights_that_load_and_resumes_to_the_same_file() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn second_generation_blocks_resume_and_make_the_same_weights() {
+    let dir = scratch("gen2");
+    let (work, out) = (dir.join("work"), dir.join("w.bin"));
+    let mut args = vec!["train", "-q", "--work", work.to_str().unwrap()];
+    args.extend(["--out", out.to_str().unwrap()]);
+    args.extend(TINY);
+    args.extend([
+        "--play-depth",
+        "2",
+        "--search-depth",
+        "0",
+        "--outcome-weight",
+        "1",
+        "--l2-toward",
+        "previous",
+    ]);
+    // The games of block 0 alone, as one machine of several would play them.
+    let mut block = args.clone();
+    block.extend(["--play-blocks", "0-0"]);
+    let o = prune(&block);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("blocks 0-0"), "{}", stdout(&o));
+    assert!(work.join("games-000000.txt").exists());
+    assert!(!out.exists(), "--play-blocks only plays");
+    let o = prune(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let first = std::fs::read(&out).unwrap();
+
+    // Played again from nothing: the same weights.
+    std::fs::remove_dir_all(&work).unwrap();
+    let o = prune(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&out).unwrap(), first, "the games changed");
+    let r = json(&[
+        "eval-check",
+        "--eval",
+        out.to_str().unwrap(),
+        "--eval",
+        "hand",
+        "--start-depth",
+        "2",
+        "--depth",
+        "1",
+        "--solved",
+        "2",
+        "--solved-empties",
+        "9",
+        "--json",
+    ]);
+    assert_eq!(r["start"].as_array().unwrap().len(), 2, "{r}");
+    assert_eq!(r["suite"]["results"][1]["positions"], 20, "{r}");
+    assert_eq!(r["solved"]["results"][0][0]["positions"], 2, "{r}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `prune search` of Othello with `--eval EVAL`.
 fn search(eval: &str) -> Vec<&str> {
     vec![
@@ -112,6 +168,24 @@ fn bad_weights_files_and_options_are_refused_with_the_reason() {
         (&["train", "--random-plies", "9-3"], "--random-plies"),
         (&["train", "--search-depth", "2"], "--search-depth"),
         (&["train", "--noise", "1.5"], "--noise"),
+        (&["train", "--search-depth", "0"], "--play-depth"),
+        (
+            &["train", "--play-depth", "2", "--outcome-weight", "2"],
+            "--outcome-weight",
+        ),
+        (
+            &["train", "--play-depth", "2", "--player", "hand"],
+            "--player hand",
+        ),
+        (
+            &["train", "--play-depth", "2", "--play-blocks", "3-1"],
+            "--play-blocks",
+        ),
+        (&["train", "--play-blocks", "0-1"], "needs --play-depth"),
+        (&["train", "--l2-toward", "one"], "--l2-toward"),
+        (&["eval-check", "--solved-empties", "10,x"], "'x'"),
+        (&["eval-check", "--suite", "/no/such.obf"], "/no/such.obf"),
+        (&["eval-check", "--eval", garbage], "bad magic"),
         (
             &["match", "--a", "full", "--b", "full", "--b-eval", garbage],
             "--b-eval",

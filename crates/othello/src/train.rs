@@ -77,6 +77,11 @@ pub struct TrainOptions {
     /// (the next later one) instead of toward zero: the phases' weights then change smoothly,
     /// and a phase with noisy targets keeps what the phases with exact ones learnt.
     pub l2_toward_previous: bool,
+    /// Whether each phase has one bias for all its numbers of empties instead of one per
+    /// number. The bias per number of empties is the only thing of the evaluation that can
+    /// tell the two colours apart (through the parity of the empties), so it also learns
+    /// which colour the training games favoured; one per phase cannot.
+    pub bias_per_phase: bool,
     /// Worker threads for labelling.
     pub threads: usize,
 }
@@ -97,6 +102,7 @@ impl Default for TrainOptions {
             epochs: 300,
             l2: 2.0,
             l2_toward_previous: false,
+            bias_per_phase: false,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         }
     }
@@ -417,7 +423,11 @@ pub fn label(
             .map(|_| {
                 scope.spawn(|| {
                     let mut solver = EndgameSolver::new(4);
-                    let mut engine = Engine::<Position>::new(search_config(64))
+                    // The first generation's searches had the preset's 64 MiB table (kept, so
+                    // that its labels stay the same); cleared for every sample, a small one is
+                    // much cheaper for these shallow searches.
+                    let tt_mib = if options.play_depth > 0 { 1 } else { 64 };
+                    let mut engine = Engine::<Position>::new(search_config(tt_mib))
                         .expect("the full preset is valid");
                     let eval = Ordered {
                         eval: OthelloEval::Pattern(model.clone()),
@@ -505,7 +515,7 @@ struct Row {
     target: f32,
 }
 
-fn rows(samples: &[(Sample, f32)]) -> Vec<Row> {
+fn rows(samples: &[(Sample, f32)], bias_per_phase: bool) -> Vec<Row> {
     let classes = Classes::get();
     samples
         .iter()
@@ -520,7 +530,11 @@ fn rows(samples: &[(Sample, f32)]) -> Vec<Row> {
             }
             Row {
                 features,
-                bias: (s.empties().min(59) % PHASE_WIDTH) as usize,
+                bias: if bias_per_phase {
+                    0
+                } else {
+                    (s.empties().min(59) % PHASE_WIDTH) as usize
+                },
                 target,
             }
         })
@@ -574,7 +588,8 @@ pub fn fit_phase(
             .iter()
             .filter(|(s, target)| s.game % holdout_every != 0 && !target.is_nan()),
     );
-    let (held, train) = (rows(&held), rows(&train));
+    let tied = options.bias_per_phase;
+    let (held, train) = (rows(&held, tied), rows(&train, tied));
     let count = Classes::get().count;
     let mut w: Vec<f32> = init.classes.iter().map(|&x| f32::from(x) / 100.0).collect();
     let mut bias: Vec<f32> = init.bias.iter().map(|&x| f32::from(x) / 100.0).collect();
@@ -639,7 +654,7 @@ pub fn fit_phase(
     }
     let quantized = PhaseWeights {
         classes: w.iter().map(|&x| quantize(x)).collect(),
-        bias: std::array::from_fn(|i| quantize(bias[i])),
+        bias: std::array::from_fn(|i| quantize(bias[if tied { 0 } else { i }])),
     };
     let qw: Vec<f32> = quantized
         .classes
