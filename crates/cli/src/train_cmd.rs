@@ -60,6 +60,10 @@ pub struct TrainArgs {
     /// outcomes alone).
     #[arg(long, value_name = "PLIES", default_value_t = DEFAULTS.search_depth)]
     pub search_depth: u32,
+    /// Label with the mean of the search's values at --search-depth and one ply deeper, whose
+    /// errors from the side to move's tempo have opposite signs.
+    #[arg(long)]
+    pub average_depths: bool,
     /// The share of an earlier position's target taken from the outcome of its games (with
     /// --play-depth; the rest from the labelling search).
     #[arg(long, value_name = "W", default_value_t = DEFAULTS.outcome_weight)]
@@ -138,6 +142,11 @@ impl TrainArgs {
                 self.outcome_weight
             )));
         }
+        if self.average_depths && self.search_depth == 0 {
+            return Err(usage(
+                "--average-depths needs a labelling search (--search-depth)".into(),
+            ));
+        }
         if self.play_depth == 0 && self.search_depth == 0 {
             return Err(usage(
                 "--search-depth 0 needs --play-depth: only the second generation's games have \
@@ -200,6 +209,7 @@ impl TrainArgs {
             exact_empties: self.exact_empties,
             search_depth: self.search_depth,
             outcome_weight: self.outcome_weight,
+            average_depths: self.average_depths,
             holdout_every: self.holdout_every,
             epochs: self.epochs,
             l2: self.l2,
@@ -243,6 +253,9 @@ fn settings(o: &TrainOptions) -> serde_json::Value {
     if o.play_depth > 0 {
         settings["play_depth"] = json!(o.play_depth);
         settings["outcome_weight"] = json!(o.outcome_weight);
+        if o.average_depths {
+            settings["average_depths"] = json!(true);
+        }
         settings["l2_toward"] = json!(if o.l2_toward_previous {
             "previous"
         } else {

@@ -183,6 +183,18 @@ fn bad_weights_files_and_options_are_refused_with_the_reason() {
         ),
         (&["train", "--play-blocks", "0-1"], "needs --play-depth"),
         (&["train", "--l2-toward", "one"], "--l2-toward"),
+        (&["train", "--bias", "none"], "--bias"),
+        (
+            &[
+                "train",
+                "--play-depth",
+                "2",
+                "--search-depth",
+                "0",
+                "--average-depths",
+            ],
+            "--average-depths",
+        ),
         (&["eval-check", "--solved-empties", "10,x"], "'x'"),
         (&["eval-check", "--suite", "/no/such.obf"], "/no/such.obf"),
         (&["eval-check", "--eval", garbage], "bad magic"),

@@ -63,6 +63,13 @@ pub struct TrainOptions {
     /// The depth of the labelling search for earlier positions (at least [`PHASE_WIDTH`]; 0 for
     /// none: then only outcomes label them).
     pub search_depth: u32,
+    /// Whether the labelling search's value is the mean of its values at
+    /// [`TrainOptions::search_depth`] and one ply deeper (the last two iterations of one
+    /// search). The evaluation's error for the side to move (its tempo) enters a search's value
+    /// with the sign of the depth's parity, so the two cancel: labels from even depths alone
+    /// made the start position look better for black at odd depths, labels from odd depths at
+    /// even ones.
+    pub average_depths: bool,
     /// The share of a sample's target taken from its games' outcome (when it has one), the rest
     /// from the labelling search: 0 is the first generation's search labels alone.
     pub outcome_weight: f32,
@@ -98,6 +105,7 @@ impl Default for TrainOptions {
             exact_empties: 14,
             search_depth: PHASE_WIDTH,
             outcome_weight: 0.0,
+            average_depths: false,
             holdout_every: 10,
             epochs: 300,
             l2: 2.0,
@@ -434,7 +442,7 @@ pub fn label(
                         ordering: StaticOrdering::Mobility,
                     };
                     let limits = SearchLimits {
-                        depth: Some(options.search_depth),
+                        depth: Some(options.search_depth + u32::from(options.average_depths)),
                         nodes: None,
                         time: None,
                     };
@@ -463,7 +471,15 @@ pub fn label(
                                 let r = engine
                                     .search(&position, &eval, &limits)
                                     .expect("a depth limit is given");
-                                let searched = in_discs(r.score);
+                                let searched = if options.average_depths {
+                                    // The last two iterations: depths d and d + 1.
+                                    let n = r.iterations.len();
+                                    (in_discs(r.iterations[n - 2].score)
+                                        + in_discs(r.iterations[n - 1].score))
+                                        / 2.0
+                                } else {
+                                    in_discs(r.score)
+                                };
                                 match outcome {
                                     Some(o) => weight * o + (1.0 - weight) * searched,
                                     None => searched,
@@ -956,5 +972,31 @@ mod tests {
             distance(&shrunk.classes, &zero) < distance(&init.classes, &zero),
             "the pull toward zero shrinks them"
         );
+    }
+
+    #[test]
+    fn averaged_labels_are_the_mean_of_two_depths() {
+        let samples: Vec<Sample> = play_games(&gen2(), 0..1, &|_| {})
+            .concat()
+            .into_iter()
+            .filter(|s| s.exact.is_none() && (30..=40).contains(&s.empties()))
+            .take(6)
+            .collect();
+        assert!(samples.len() >= 3);
+        let model = PatternEval::builtin();
+        let options = |depth, average| TrainOptions {
+            search_depth: depth,
+            average_depths: average,
+            outcome_weight: 0.0,
+            threads: 1,
+            ..gen2()
+        };
+        let four = label(&samples, &model, &options(4, false), &|_| {});
+        let five = label(&samples, &model, &options(5, false), &|_| {});
+        let mean = label(&samples, &model, &options(4, true), &|_| {});
+        for ((a, b), m) in four.iter().zip(&five).zip(&mean) {
+            assert!((m - (a + b) / 2.0).abs() < 1e-4, "{a} {b} {m}");
+        }
+        assert_ne!(four, five);
     }
 }
