@@ -471,9 +471,10 @@ pub fn label(
                                 let r = engine
                                     .search(&position, &eval, &limits)
                                     .expect("a depth limit is given");
-                                let searched = if options.average_depths {
-                                    // The last two iterations: depths d and d + 1.
-                                    let n = r.iterations.len();
+                                let n = r.iterations.len();
+                                let searched = if options.average_depths && n >= 2 {
+                                    // The last two iterations: depths d and d + 1 (fewer when
+                                    // the search reached the game's end: then its value).
                                     (in_discs(r.iterations[n - 2].score)
                                         + in_discs(r.iterations[n - 1].score))
                                         / 2.0
