@@ -90,7 +90,7 @@ pub struct TrainArgs {
     /// One game in this many is held out to measure the fit.
     #[arg(long, value_name = "N", default_value_t = DEFAULTS.holdout_every)]
     pub holdout_every: usize,
-    /// Labelling threads [default: all cores].
+    /// Self-play and labelling threads [default: all cores]; the results do not depend on them.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// Only play these blocks of 1,000 games (numbered from 0) into the work folder, then stop
@@ -241,8 +241,9 @@ fn settings(o: &TrainOptions) -> serde_json::Value {
         "epochs": o.epochs,
         "l2": o.l2,
     });
-    // The second generation's settings, only when it is asked for (so that a first-generation
-    // folder keeps its settings).
+    // The newer settings only when the second generation or a value other than the default
+    // asks for them, so that a first-generation folder keeps its settings (and a run with
+    // another fit is still told apart from it).
     if o.play_depth > 0 || o.bias_per_phase {
         settings["bias"] = json!(if o.bias_per_phase {
             "per-phase"
@@ -250,17 +251,19 @@ fn settings(o: &TrainOptions) -> serde_json::Value {
             "per-empties"
         });
     }
-    if o.play_depth > 0 {
-        settings["play_depth"] = json!(o.play_depth);
-        settings["outcome_weight"] = json!(o.outcome_weight);
-        if o.average_depths {
-            settings["average_depths"] = json!(true);
-        }
+    if o.play_depth > 0 || o.l2_toward_previous {
         settings["l2_toward"] = json!(if o.l2_toward_previous {
             "previous"
         } else {
             "zero"
         });
+    }
+    if o.average_depths {
+        settings["average_depths"] = json!(true);
+    }
+    if o.play_depth > 0 {
+        settings["play_depth"] = json!(o.play_depth);
+        settings["outcome_weight"] = json!(o.outcome_weight);
         if let Some(player) = &o.player {
             settings["player"] = json!(format!("{:016x}", fingerprint(&player.to_bytes())));
         }
