@@ -6,11 +6,12 @@
 use std::time::Instant;
 
 use clap::Args;
-use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, Table};
 use prune_othello::check::{solved_positions, start_values, static_errors, suite_rows, SuiteRow};
 use prune_othello::{load_suite_or_file, OthelloEval};
 use serde_json::json;
 
+use crate::cells::right;
 use crate::eval_arg::parse_eval;
 use crate::CliError;
 
@@ -45,10 +46,6 @@ pub struct EvalCheckArgs {
     /// Print one JSON object instead of tables.
     #[arg(long)]
     pub json: bool,
-}
-
-fn right(text: String) -> Cell {
-    Cell::new(text).set_alignment(CellAlignment::Right)
 }
 
 fn table(header: Vec<String>) -> Table {

@@ -176,24 +176,8 @@ impl TrainArgs {
         if self.epochs > 100_000 {
             return Err(usage("--epochs: at most 100,000".into()));
         }
-        let l2_toward_previous = match self.l2_toward.trim() {
-            "zero" => false,
-            "previous" => true,
-            other => {
-                return Err(usage(format!(
-                    "--l2-toward '{other}': expected zero or previous"
-                )))
-            }
-        };
-        let bias_per_phase = match self.bias.trim() {
-            "per-empties" => false,
-            "per-phase" => true,
-            other => {
-                return Err(usage(format!(
-                    "--bias '{other}': expected per-empties or per-phase"
-                )))
-            }
-        };
+        let l2_toward_previous = either("--l2-toward", &self.l2_toward, ["zero", "previous"])?;
+        let bias_per_phase = either("--bias", &self.bias, ["per-empties", "per-phase"])?;
         let threads = match self.threads {
             Some(0) => return Err(usage("--threads: at least 1".into())),
             Some(n) => n.min(256),
@@ -225,6 +209,17 @@ fn fingerprint(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })
+}
+
+/// Which of two names `value` is (`false` for the first), or a usage error naming `option`.
+fn either(option: &str, value: &str, names: [&str; 2]) -> Result<bool, CliError> {
+    match names.iter().position(|&n| n == value.trim()) {
+        Some(i) => Ok(i == 1),
+        None => Err(CliError::Usage(format!(
+            "{option} '{value}': expected {} or {}",
+            names[0], names[1]
+        ))),
+    }
 }
 
 /// The settings that determine the run's results (not the threads), as saved in the folder.
