@@ -89,7 +89,13 @@ impl EndgameTable {
     /// A table of about `mib` MiB (at least one bucket), or an error if the machine cannot give
     /// that much memory.
     pub fn try_new(mib: usize) -> Result<Self, TableAllocError> {
-        let len = (mib.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
+        Self::try_with_bytes(mib.saturating_mul(1 << 20))
+    }
+
+    /// A table of about `bytes` bytes (at least one bucket), or an error if the machine cannot
+    /// give that much memory.
+    pub fn try_with_bytes(bytes: usize) -> Result<Self, TableAllocError> {
+        let len = (bytes / std::mem::size_of::<Bucket>()).max(1);
         // Advised before the first write, while no page is mapped yet.
         let buckets = alloc_slice(len, |start, bytes| {
             prune_search::advise_huge_pages(start as usize, bytes)

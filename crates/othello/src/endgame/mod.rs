@@ -62,6 +62,10 @@ use crate::{Board, Move, OthelloEval};
 /// From this many empties up, nodes use the transposition table and fastest-first ordering.
 pub const ORDERED_EMPTIES: u32 = 7;
 
+/// The size of the near-leaf table (see `search::TABLE_EMPTIES`): small enough to stay in the
+/// caches; 32 to 1,024 KiB were tried on FFO #45-#48 (docs/tuning.md).
+const NEAR_TABLE_BYTES: usize = 64 << 10;
+
 /// Exact solves of this many empties or more start with a move-ordering pass (see
 /// [`ordering_pass`]): with the trained patterns at its horizon it pays from here
 /// (docs/tuning.md).
@@ -88,6 +92,9 @@ pub struct EndgameResult {
 /// threads.
 pub struct EndgameSolver {
     tt: EndgameTable,
+    /// The near-leaf table: nodes of fewer than `TABLE_EMPTIES` empties keep their entries in
+    /// this small table, which stays in the caches, not in `tt` (see `search`).
+    near: EndgameTable,
     /// Solves of this many empties or more start with a move-ordering pass.
     pass_empties: u32,
     /// The evaluation at the ordering pass's horizon.
@@ -136,6 +143,7 @@ impl EndgameSolver {
     pub fn new(tt_mib: usize) -> Self {
         EndgameSolver {
             tt: EndgameTable::new(tt_mib.max(1)),
+            near: EndgameTable::try_with_bytes(NEAR_TABLE_BYTES).expect("a table of 64 KiB"),
             pass_empties: ORDERING_PASS_EMPTIES,
             eval: OthelloEval::default(),
             isa: Isa::best(),
@@ -149,9 +157,11 @@ impl EndgameSolver {
     /// threads.
     pub fn with_parallel(tt_mib: usize, parallel: Parallel) -> Result<Self, SolverError> {
         let tt = EndgameTable::try_new(tt_mib.max(1))?;
+        let near = EndgameTable::try_with_bytes(NEAR_TABLE_BYTES)?;
         let threads = Threads::new(parallel)?;
         Ok(EndgameSolver {
             tt,
+            near,
             pass_empties: ORDERING_PASS_EMPTIES,
             eval: OthelloEval::default(),
             isa: Isa::best(),
@@ -197,6 +207,7 @@ impl EndgameSolver {
     /// Forgets what earlier solves stored.
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.near.clear();
     }
 
     /// The exact score of `board` (side to move's view) if it lies in `(alpha, beta)`; a bound
@@ -234,6 +245,7 @@ impl EndgameSolver {
         stop: &AtomicBool,
     ) -> Option<EndgameResult> {
         self.tt.new_search();
+        self.near.new_search();
         let outside = Abort {
             flag: stop,
             parent: None,
@@ -252,6 +264,7 @@ impl EndgameSolver {
         {
             let shared = Shared {
                 tt: &self.tt,
+                near: &self.near,
                 split,
                 horizon,
                 eval: &self.eval,

@@ -15,8 +15,17 @@ use crate::table::EndgameTable;
 use crate::{Board, Move, OthelloEval, Square};
 
 /// From this many empties up, a node first looks up its children in the table (enhanced
-/// transposition cutoff).
-const ETC_EMPTIES: u32 = 8;
+/// transposition cutoff; docs/tuning.md).
+const ETC_EMPTIES: u32 = 11;
+
+/// From this many empties up, nodes keep their entries in the shared transposition table;
+/// below (from [`ORDERED_EMPTIES`] up) in the near-leaf table, a small one that stays in the
+/// caches: most probes of such nodes miss, and a miss in the large table cost more than the
+/// nodes it saves (docs/tuning.md).
+const TABLE_EMPTIES: u32 = 10;
+
+// The enhanced transposition cutoff probes the shared table for the children.
+const _: () = assert!(ETC_EMPTIES > TABLE_EMPTIES);
 
 /// A chain of stop flags: a search beneath a split point stops when a sibling's cutoff (or the
 /// end of the main search, for Lazy SMP helpers) sets the flag of any split point above it.
@@ -43,6 +52,8 @@ pub(super) fn stopped(abort: Option<&Abort<'_>>) -> bool {
 pub(super) struct Shared<'a> {
     /// The transposition table.
     pub(super) tt: &'a EndgameTable,
+    /// The near-leaf table, for nodes of fewer than [`TABLE_EMPTIES`] empties.
+    pub(super) near: &'a EndgameTable,
     /// Which nodes may split: none (sequential, Lazy SMP), PV nodes, or any.
     pub(super) split: Split,
     /// 0 for the exact search; otherwise a move-ordering pass: nodes with this many empties
@@ -130,7 +141,12 @@ impl Shared<'_> {
         let mut a = alpha;
         c.tt_probes += 1;
         let mut tt_move = None;
-        if let Some(e) = self.tt.probe(p, o) {
+        let table = if empties >= TABLE_EMPTIES || root.is_root() {
+            self.tt
+        } else {
+            self.near
+        };
+        if let Some(e) = table.probe(p, o) {
             c.tt_hits += 1;
             if !root.is_root() && (e.lower >= beta || e.upper <= alpha || e.lower == e.upper) {
                 c.tt_cutoffs += 1;
@@ -201,7 +217,7 @@ impl Shared<'_> {
                 if best < beta { best } else { 64 },
             )
         };
-        self.tt.store(p, o, empties, lower, upper, best_sq);
+        table.store(p, o, empties, lower, upper, best_sq);
         let best_move = best_sq
             .and_then(|s| Square::new(s as u8))
             .map(Move::from_square);
