@@ -4,6 +4,10 @@
 
 use super::ordering::TABLE_MOVE_KEY;
 
+/// The most legal moves a position can have, whatever its discs: at most one per empty
+/// square, and a position with a legal move has at least two discs.
+pub(super) const MAX_MOVES: usize = 62;
+
 /// A move and the discs it flips: the square (0-63) of the placed disc and the flipped discs.
 #[derive(Clone, Copy)]
 pub(super) struct Placement {
@@ -47,7 +51,7 @@ impl KeyedMove {
 /// keys and all, by `MoveList::new` in the `ordering` module).
 pub(super) struct MoveList {
     /// The moves; those from `len` on were handed out (or never filled).
-    pub(super) moves: [KeyedMove; 32],
+    pub(super) moves: [KeyedMove; MAX_MOVES],
     /// How many moves are left.
     pub(super) len: usize,
 }
@@ -98,5 +102,54 @@ impl MoveList {
         self.len -= 1;
         self.moves[best] = self.moves[self.len];
         Some(m.placement())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::isa::Portable;
+    use super::*;
+    use crate::bitboard::{flips_at, legal_moves};
+    use crate::obf::parse_obf;
+    use prune_search::rng::{Rng, XorShift64};
+
+    /// Every legal move comes out of the list once, with its flips.
+    fn check_list(p: u64, o: u64) {
+        let moves = legal_moves(p, o);
+        let mut list = MoveList::new(Portable, p, o, moves, None);
+        let mut seen = 0u64;
+        while let Some(m) = list.next_best() {
+            let bit = 1u64 << m.square;
+            assert_eq!(seen & bit, 0, "square {} handed out twice", m.square);
+            assert_eq!(
+                m.flips,
+                flips_at(m.square, p, o),
+                "flips of square {}",
+                m.square
+            );
+            seen |= bit;
+        }
+        assert_eq!(seen, moves, "{p:#x} {o:#x}");
+    }
+
+    #[test]
+    fn the_list_holds_every_legal_move_even_beyond_32() {
+        // Not a reachable position: black (to move) has 34 legal moves (found by a local
+        // search for boards with many moves; the count is checked here).
+        let line = "--X------OXO--OX-XXX-XXXXO--OXO---------XX-O-X---OX-OXO-X---XXX- X";
+        let entries = parse_obf(line).expect("a valid OBF line");
+        let board = entries[0].position.board();
+        let (p, o) = (board.player(), board.opponent());
+        assert_eq!(legal_moves(p, o).count_ones(), 34);
+        check_list(p, o);
+        // Random boards of every density, both sides to move.
+        let mut rng = XorShift64::new(0x5eed_0f_3a11);
+        for i in 0..5_000 {
+            let (a, b) = (rng.next_u64(), rng.next_u64());
+            let filled = if i % 2 == 0 { a } else { a | b };
+            let p = filled & rng.next_u64();
+            check_list(p, filled & !p);
+            check_list(filled & !p, p);
+        }
     }
 }

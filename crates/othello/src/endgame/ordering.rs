@@ -4,7 +4,7 @@
 //! The values were tuned on FFO positions; what was tried and measured is in
 //! `docs/tuning.md`.
 
-use super::moves::{KeyedMove, MoveList};
+use super::moves::{KeyedMove, MoveList, MAX_MOVES};
 use super::search::Shared;
 use super::Kernel;
 use crate::bitboard::{neighbours, odd_regions, CORNERS};
@@ -77,7 +77,7 @@ impl MoveList {
                 square: 0,
                 flips: 0,
                 key: 0,
-            }; 32],
+            }; MAX_MOVES],
             len: 0,
         };
         let empty = !(p | o);
@@ -87,7 +87,7 @@ impl MoveList {
         } else {
             0
         };
-        while moves != 0 && list.len < 32 {
+        while moves != 0 {
             let sq = moves.trailing_zeros();
             moves &= moves - 1;
             let bit = 1u64 << sq;

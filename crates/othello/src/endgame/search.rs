@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use prune_search::Counters;
 
-use super::moves::{MoveList, Placement};
+use super::moves::{MoveList, Placement, MAX_MOVES};
 use super::ordering::EVAL_ORDER_EMPTIES;
 use super::parallel::{Split, ELDERS, SPLIT_EMPTIES};
 use super::shallow::{final_score, parity, stability_cutoff};
@@ -242,7 +242,7 @@ impl Shared<'_> {
         let moves = list.remaining();
         // Each child's bucket is found once; where the kernel prefetches, every child's entry
         // is loaded at once, not one miss after another.
-        let mut buckets = [0usize; 32];
+        let mut buckets = [0usize; MAX_MOVES];
         for (bucket, m) in buckets.iter_mut().zip(moves) {
             let (np, no) = m.placement().after(p, o);
             *bucket = self.tt.bucket_index(np, no);
