@@ -143,7 +143,7 @@ mod tests {
         assert_eq!(legal_moves(p, o).count_ones(), 34);
         check_list(p, o);
         // Random boards of every density, both sides to move.
-        let mut rng = XorShift64::new(0x5eed_0f_3a11);
+        let mut rng = XorShift64::new(0x005e_ed0f_3a11);
         for i in 0..5_000 {
             let (a, b) = (rng.next_u64(), rng.next_u64());
             let filled = if i % 2 == 0 { a } else { a | b };
