@@ -104,6 +104,7 @@ pub(super) fn shallow_node<K: Kernel>(
             return last_one(p, o, empty);
         }
         2 => return last_two(k, c, p, o, alpha, beta, empty),
+        3 => return last_three(k, c, p, o, alpha, beta, empty, parity),
         _ => {}
     }
     if empties >= STABILITY_EMPTIES {
@@ -164,6 +165,82 @@ pub(super) fn shallow_node<K: Kernel>(
         }
         // A pass is not a node of its own: the opponent's position counts itself.
         return -k.shallow(c, o, p, -beta, -alpha, empties, parity);
+    }
+    best
+}
+
+/// Three empty squares (`empty`, with the quadrant `parity`): each tried directly, with no
+/// loop over square classes: first a square alone in its quadrant (the only odd quadrant when
+/// the other two share one), then in square order.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn last_three<K: Kernel>(
+    k: K,
+    c: &mut Counters,
+    p: u64,
+    o: u64,
+    mut alpha: i32,
+    beta: i32,
+    empty: u64,
+    parity: u32,
+) -> i32 {
+    let a = empty.trailing_zeros();
+    let rest = empty & (empty - 1);
+    let b = rest.trailing_zeros();
+    let d = (rest & (rest - 1)).trailing_zeros();
+    // With three empties either one quadrant is odd (two squares share an even one) or all
+    // three are: put a square of an odd quadrant first.
+    let squares = if parity & QUADRANT[a as usize] != 0 {
+        [a, b, d]
+    } else if parity & QUADRANT[b as usize] != 0 {
+        [b, a, d]
+    } else {
+        [d, a, b]
+    };
+    let mut best = -65;
+    let mut i = 0;
+    for sq in squares {
+        if NEIGHBOURS[sq as usize] & o == 0 {
+            continue;
+        }
+        let flips = k.flips(sq, p, o);
+        if flips == 0 {
+            continue;
+        }
+        if i == 0 {
+            c.nodes += 1;
+            c.interior += 1;
+        }
+        let bit = 1u64 << sq;
+        let v = -last_two(
+            k,
+            c,
+            o & !flips,
+            p | flips | bit,
+            -beta,
+            -alpha,
+            empty ^ bit,
+        );
+        if v > best {
+            best = v;
+            if v > alpha {
+                alpha = v;
+            }
+        }
+        if v >= beta {
+            c.count_cutoff(i);
+            return best;
+        }
+        i += 1;
+    }
+    if i == 0 {
+        if k.moves(o, p) == 0 {
+            c.nodes += 1;
+            c.leaves += 1;
+            return final_score(p, o);
+        }
+        // A pass is not a node of its own: the opponent's position counts itself.
+        return -k.shallow(c, o, p, -beta, -alpha, 3, parity);
     }
     best
 }
