@@ -377,22 +377,72 @@ mod x86 {
         )
     }
 
-    /// [`bitboard::flips_at`] with AVX2: the runs of opponent discs from the placed disc in
-    /// the eight directions (see [`runs`]); a run flips when the square one step past it is
-    /// the player's.
+    /// Per square, its eight rays (the square itself excluded), one per 64-bit lane: `[0]`
+    /// towards higher squares (east, north, north-east, north-west: steps 1, 8, 9, 7 as in
+    /// [`STEP`]), `[1]` towards lower ones (west, south, south-west, south-east).
+    static RAYS: [[[u64; 4]; 2]; 64] = {
+        /// The squares from `sq` (not included) in the direction (`df`, `dr`) to the edge.
+        const fn ray(sq: i32, df: i32, dr: i32) -> u64 {
+            let (mut f, mut r) = (sq % 8 + df, sq / 8 + dr);
+            let mut bits = 0;
+            while f >= 0 && f < 8 && r >= 0 && r < 8 {
+                bits |= 1u64 << (r * 8 + f);
+                f += df;
+                r += dr;
+            }
+            bits
+        }
+        let mut rays = [[[0u64; 4]; 2]; 64];
+        let mut sq = 0;
+        while sq < 64 {
+            let s = sq as i32;
+            rays[sq] = [
+                [ray(s, 1, 0), ray(s, 0, 1), ray(s, 1, 1), ray(s, -1, 1)],
+                [ray(s, -1, 0), ray(s, 0, -1), ray(s, -1, -1), ray(s, 1, -1)],
+            ];
+            sq += 1;
+        }
+        rays
+    };
+
+    /// [`bitboard::flips_at`] with AVX2, the eight rays from the placed disc at once (four
+    /// lanes each way): along each ray, the discs before the first square that is not the
+    /// opponent's flip if that square is the player's. Towards higher squares that first square
+    /// is the lowest bit of the ray's other squares (`x & -x`); towards lower ones the highest,
+    /// found by smearing those squares down the ray (1, 2 and 4 steps).
     #[target_feature(enable = "avx2")]
     #[inline]
     unsafe fn flips_avx2(sq: u32, p: u64, o: u64) -> u64 {
         let player = _mm256_set1_epi64x(p as i64);
-        let (up, down) = runs(_mm256_set1_epi64x((1u64 << sq) as i64), crossable(o));
-        let (past_up, past_down) = beyond((up, down));
+        let opponent = _mm256_set1_epi64x(o as i64);
         let zero = _mm256_setzero_si256();
-        let open_up = _mm256_cmpeq_epi64(_mm256_and_si256(past_up, player), zero);
-        let open_down = _mm256_cmpeq_epi64(_mm256_and_si256(past_down, player), zero);
-        union((
-            _mm256_andnot_si256(open_up, up),
-            _mm256_andnot_si256(open_down, down),
-        ))
+        let [up_ray, down_ray] = &RAYS[sq as usize];
+        let up_ray = _mm256_loadu_si256(up_ray.as_ptr().cast());
+        let down_ray = _mm256_loadu_si256(down_ray.as_ptr().cast());
+        // Towards higher squares.
+        let other = _mm256_andnot_si256(opponent, up_ray);
+        let first = _mm256_and_si256(other, _mm256_sub_epi64(zero, other));
+        let run = _mm256_and_si256(up_ray, _mm256_add_epi64(first, _mm256_set1_epi64x(-1)));
+        let open = _mm256_cmpeq_epi64(_mm256_and_si256(first, player), zero);
+        let up = _mm256_andnot_si256(open, run);
+        // Towards lower squares.
+        let step = _mm256_loadu_si256(STEP.as_ptr().cast());
+        let other = _mm256_andnot_si256(opponent, down_ray);
+        let mut below = _mm256_srlv_epi64(other, step);
+        below = _mm256_or_si256(below, _mm256_srlv_epi64(below, step));
+        below = _mm256_or_si256(
+            below,
+            _mm256_srlv_epi64(below, _mm256_slli_epi64::<1>(step)),
+        );
+        below = _mm256_or_si256(
+            below,
+            _mm256_srlv_epi64(below, _mm256_slli_epi64::<2>(step)),
+        );
+        let first = _mm256_andnot_si256(below, other);
+        let run = _mm256_andnot_si256(_mm256_or_si256(below, other), down_ray);
+        let open = _mm256_cmpeq_epi64(_mm256_and_si256(first, player), zero);
+        let down = _mm256_andnot_si256(open, run);
+        union((up, down))
     }
 
     /// [`bitboard::legal_moves`] with AVX2: the empty squares one step past the runs of
