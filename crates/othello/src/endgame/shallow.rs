@@ -113,26 +113,28 @@ pub(super) fn shallow_node<K: Kernel>(
         }
     }
     let odd = ODD_REGIONS[parity as usize];
+    let legal = k.moves(p, o);
+    if legal == 0 {
+        if k.moves(o, p) == 0 {
+            c.nodes += 1;
+            c.leaves += 1;
+            return final_score(p, o);
+        }
+        // A pass is not a node of its own: the opponent's position counts itself.
+        return -k.shallow(c, o, p, -beta, -alpha, empties, parity);
+    }
+    c.nodes += 1;
+    c.interior += 1;
     let mut best = -65;
     let mut i = 0;
     for region in [odd, !odd] {
         for class in PRIORITY {
-            let mut todo = empty & region & class;
+            let mut todo = legal & region & class;
             while todo != 0 {
                 let sq = todo.trailing_zeros();
                 todo &= todo - 1;
-                if NEIGHBOURS[sq as usize] & o == 0 {
-                    continue;
-                }
                 let bit = 1u64 << sq;
                 let flips = k.flips(sq, p, o);
-                if flips == 0 {
-                    continue;
-                }
-                if i == 0 {
-                    c.nodes += 1;
-                    c.interior += 1;
-                }
                 let (np, no) = (o & !flips, p | flips | bit);
                 let v = -k.shallow(
                     c,
@@ -156,15 +158,6 @@ pub(super) fn shallow_node<K: Kernel>(
                 i += 1;
             }
         }
-    }
-    if i == 0 {
-        if k.moves(o, p) == 0 {
-            c.nodes += 1;
-            c.leaves += 1;
-            return final_score(p, o);
-        }
-        // A pass is not a node of its own: the opponent's position counts itself.
-        return -k.shallow(c, o, p, -beta, -alpha, empties, parity);
     }
     best
 }
