@@ -4,9 +4,8 @@
 //! Counting follows the usual convention: a pass is a ply, and a game that ends before the
 //! depth is reached counts as one leaf.
 
-use crate::board::Board;
+use crate::endgame::{count_leaves, Isa};
 use crate::position::Position;
-use crate::square::squares;
 
 /// The number of leaves `depth` plies from the start position, indexed by depth (0 to 11).
 ///
@@ -29,32 +28,10 @@ pub const START_PERFT: [u64; 12] = [
 
 /// Counts the leaves of the game tree `depth` plies below `position`, like
 /// [`prune_search::perft`] but on the bitboards directly, with the last ply counted by a
-/// popcount of the move mask.
+/// popcount of the move mask: the endgame solver's move generation, compiled for the best
+/// instruction set this CPU has ([`count_leaves`]).
 pub fn perft(position: &Position, depth: u32) -> u64 {
-    if depth == 0 {
-        1
-    } else {
-        leaves(*position.board(), depth)
-    }
-}
-
-/// The leaf count for `depth >= 1`.
-fn leaves(board: Board, depth: u32) -> u64 {
-    let moves = board.moves();
-    if moves == 0 {
-        let passed = board.pass();
-        return if passed.moves() == 0 || depth == 1 {
-            1 // the game is over, or the pass is the one move at the last ply
-        } else {
-            leaves(passed, depth - 1)
-        };
-    }
-    if depth == 1 {
-        return u64::from(moves.count_ones());
-    }
-    squares(moves)
-        .map(|square| leaves(board.play_unchecked(square), depth - 1))
-        .sum()
+    count_leaves(Isa::best(), position.board(), depth)
 }
 
 #[cfg(test)]
@@ -79,6 +56,19 @@ mod tests {
                 expected,
                 "depth {depth}"
             );
+        }
+    }
+
+    #[test]
+    fn every_instruction_set_counts_the_published_leaves() {
+        for isa in [Isa::Portable, Isa::X86_64V3] {
+            if !isa.is_available() {
+                continue;
+            }
+            for (depth, &expected) in START_PERFT.iter().enumerate().take(10) {
+                let got = count_leaves(isa, Position::START.board(), depth as u32);
+                assert_eq!(got, expected, "{isa} depth {depth}");
+            }
         }
     }
 

@@ -16,6 +16,7 @@
 
 use prune_search::Counters;
 
+use super::perft_node;
 use super::search::{Abort, Root, Shared};
 use super::shallow::shallow_node;
 use crate::bitboard;
@@ -98,6 +99,9 @@ pub(super) trait Kernel: Copy + Send + Sync {
         parity: u32,
     ) -> i32;
 
+    /// [`perft_node`] compiled for this kernel.
+    fn perft(self, p: u64, o: u64, depth: u32) -> u64;
+
     /// The discs a move on `sq` flips (see [`bitboard::flips_at`]).
     fn flips(self, sq: u32, p: u64, o: u64) -> u64;
 
@@ -144,6 +148,10 @@ impl Kernel for Portable {
         parity: u32,
     ) -> i32 {
         shallow_node(self, c, p, o, alpha, beta, empties, parity)
+    }
+
+    fn perft(self, p: u64, o: u64, depth: u32) -> u64 {
+        perft_node(self, p, o, depth)
     }
 
     #[inline(always)]
@@ -248,6 +256,11 @@ mod x86 {
         shallow_node(k, c, p, o, alpha, beta, empties, parity)
     }
 
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    unsafe fn perft(k: X86V3, p: u64, o: u64, depth: u32) -> u64 {
+        perft_node(k, p, o, depth)
+    }
+
     impl Kernel for X86V3 {
         #[inline(always)]
         fn pvs(
@@ -279,6 +292,12 @@ mod x86 {
         ) -> i32 {
             // SAFETY: as for `pvs`.
             unsafe { shallow(self, c, p, o, alpha, beta, empties, parity) }
+        }
+
+        #[inline(always)]
+        fn perft(self, p: u64, o: u64, depth: u32) -> u64 {
+            // SAFETY: as for `pvs`.
+            unsafe { perft(self, p, o, depth) }
         }
 
         #[inline(always)]

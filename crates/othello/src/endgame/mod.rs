@@ -324,6 +324,44 @@ pub fn solve_small_with(isa: Isa, board: &Board, alpha: i32, beta: i32) -> (i32,
     (v, c.nodes)
 }
 
+/// The number of leaves `depth` plies below `board` (a pass is a ply; a game over before the
+/// depth is one leaf), counted by the solver's node functions compiled for the instruction
+/// set `isa` (the portable one if this CPU lacks it): [`crate::perft`] runs on it.
+pub fn count_leaves(isa: Isa, board: &Board, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    with_kernel!(isa, k => k.perft(board.player(), board.opponent(), depth))
+}
+
+/// The leaf count of [`count_leaves`] for `(p, o)` (side to move owns `p`), `depth` >= 1: the
+/// last ply is counted from the legal moves, not played.
+///
+/// Reached through [`Kernel::perft`], which compiles it for the kernel `k`.
+#[inline(always)]
+fn perft_node<K: Kernel>(k: K, p: u64, o: u64, depth: u32) -> u64 {
+    let moves = k.moves(p, o);
+    if moves == 0 {
+        // The game is over, or the pass is the one move at the last ply.
+        if depth == 1 || k.moves(o, p) == 0 {
+            return 1;
+        }
+        return k.perft(o, p, depth - 1);
+    }
+    if depth == 1 {
+        return u64::from(moves.count_ones());
+    }
+    let mut todo = moves;
+    let mut leaves = 0;
+    while todo != 0 {
+        let sq = todo.trailing_zeros();
+        todo &= todo - 1;
+        let flips = k.flips(sq, p, o);
+        leaves += k.perft(o & !flips, p | flips | 1u64 << sq, depth - 1);
+    }
+    leaves
+}
+
 /// Counting a beta cutoff in [`Counters`].
 trait CountCutoff {
     /// Counts a cutoff by the move searched `index`-th (0: the first).
