@@ -9,7 +9,8 @@ use rayon::prelude::*;
 
 use super::moves::{MoveList, Placement};
 use super::search::{stopped, Abort, Root, Shared};
-use super::{Kernel, SolverError};
+use super::{Kernel, SolverError, NEAR_TABLE_BYTES};
+use crate::table::EndgameTable;
 
 /// Nodes with at least this many empties may be split between threads (YBWC, PV splitting):
 /// below it a subtree is too small to be worth handing out.
@@ -67,6 +68,12 @@ impl Threads {
     }
 }
 
+thread_local! {
+    /// Each thread's near-leaf table, for the moves handed to it (see [`Shared::near`]).
+    static NEAR: EndgameTable = EndgameTable::try_with_bytes(NEAR_TABLE_BYTES)
+        .expect("a near-leaf table of 64 KiB");
+}
+
 /// Which nodes may hand out their moves to other threads.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Split {
@@ -121,17 +128,20 @@ impl Shared<'_> {
                     let stop = &stop;
                     scope.spawn(move || {
                         let mut c = Counters::default();
-                        k.pvs(
-                            self,
-                            &mut c,
-                            Some(stop),
-                            p,
-                            o,
-                            alpha,
-                            beta,
-                            true,
-                            Root::Helper(i),
-                        );
+                        NEAR.with(|near| {
+                            let shared = Shared { near, ..*self };
+                            k.pvs(
+                                &shared,
+                                &mut c,
+                                Some(stop),
+                                p,
+                                o,
+                                alpha,
+                                beta,
+                                true,
+                                Root::Helper(i),
+                            )
+                        });
                         c
                     })
                 })
@@ -185,7 +195,10 @@ impl Shared<'_> {
                 if a >= beta || stopped(Some(&here)) {
                     return (None, mine);
                 }
-                let v = self.child(k, &mut mine, Some(&here), p, o, m, false, a, beta, pv_node);
+                let v = NEAR.with(|near| {
+                    let shared = Shared { near, ..*self };
+                    shared.child(k, &mut mine, Some(&here), p, o, m, false, a, beta, pv_node)
+                });
                 if stopped(Some(&here)) {
                     return (None, mine);
                 }

@@ -48,11 +48,14 @@ pub(super) fn stopped(abort: Option<&Abort<'_>>) -> bool {
     false
 }
 
-/// What every thread of one solve shares.
+/// What every thread of one solve shares (but the near-leaf table: each thread has its own).
+#[derive(Clone, Copy)]
 pub(super) struct Shared<'a> {
     /// The transposition table.
     pub(super) tt: &'a EndgameTable,
-    /// The near-leaf table, for nodes of fewer than [`TABLE_EMPTIES`] empties.
+    /// The near-leaf table, for nodes of fewer than [`TABLE_EMPTIES`] empties: the solver's
+    /// own for the search it starts, a thread's own for the moves handed to other threads
+    /// (see `parallel`), as threads writing to one small table slowed each other down.
     pub(super) near: &'a EndgameTable,
     /// Which nodes may split: none (sequential, Lazy SMP), PV nodes, or any.
     pub(super) split: Split,
