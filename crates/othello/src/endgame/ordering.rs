@@ -14,9 +14,9 @@ use crate::Board;
 /// position (the solver's evaluation, by default the trained patterns), [`EVAL_ORDER_WEIGHT`]
 /// key units per disc (a reply of the opponent counts 16): at smaller nodes an evaluation per
 /// move cost more than it saved (docs/tuning.md).
-pub(super) const EVAL_ORDER_EMPTIES: u32 = 17;
+pub(super) const EVAL_ORDER_EMPTIES: u32 = 16;
 /// See [`EVAL_ORDER_EMPTIES`] (docs/tuning.md).
-const EVAL_ORDER_WEIGHT: i32 = 4;
+const EVAL_ORDER_WEIGHT: i32 = 3;
 
 /// Below this many empties, the ordering key prefers moves in odd regions (parity).
 const PARITY_EMPTIES: u32 = 14;
