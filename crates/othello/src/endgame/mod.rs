@@ -9,16 +9,17 @@
 //! of a PV node). What each node does depends on the number of empty squares:
 //!
 //! * many empties ([`ORDERED_EMPTIES`] or more): the transposition table (bounds and best
-//!   move); the stability cutoff (the opponent's stable discs bound the score, see
+//!   move; below `TABLE_EMPTIES`, a small near-leaf table per thread); the stability cutoff (the opponent's stable discs bound the score, see
 //!   [`crate::stability`]); from `ETC_EMPTIES` up, the enhanced transposition cutoff (a child's
 //!   stored bound may already refute the node); moves ordered table move first, then
 //!   fastest-first (fewest opponent replies, corners counted twice), the opponent's potential
 //!   mobility, corners, X- and C-squares next to an empty corner, parity and, from
 //!   `EVAL_ORDER_EMPTIES` up, the evaluation of the position after the move;
-//! * few empties: no table and no move list; the empty squares are tried in parity order (odd
-//!   regions first, corners first within a region), each checked for flips directly, with the
-//!   stability cutoff from `STABILITY_EMPTIES` up;
-//! * two and one empties: dedicated code (no loop; the last move's flips are counted directly).
+//! * few empties: no table and no move list; the legal moves are tried in parity order (odd
+//!   regions first, corners first within a region), with the stability cutoff from
+//!   `STABILITY_EMPTIES` up;
+//! * three, two and one empties: dedicated code (no loop over square classes; the last move's
+//!   flips are counted directly).
 //!
 //! Solves of many empties start with a move-ordering pass: the same search cut off
 //! `ORDERING_PASS_DEPTH` plies down, where an evaluation (by default the trained patterns of

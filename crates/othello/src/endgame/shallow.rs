@@ -1,6 +1,6 @@
 //! The leaf search, for nodes with fewer than [`ORDERED_EMPTIES`](super::ORDERED_EMPTIES)
 //! empties: alpha-beta without table or move list, in parity order, with dedicated code for
-//! the last two and the last one empty squares; and the helpers every node uses (the final
+//! the last three, two and one empty squares; and the helpers every node uses (the final
 //! score, parity, the stability cutoff).
 
 use prune_search::Counters;
@@ -75,8 +75,8 @@ const NEIGHBOURS: [u64; 64] = {
 };
 
 /// Alpha-beta without table or sorting, for the last few empties (fail-soft). No move list:
-/// the empty squares are tried in parity order (odd regions first, corners first within a
-/// region), each checked for flips directly.
+/// the legal moves, computed once, are tried in parity order (odd regions first, corners
+/// first within a region).
 ///
 /// Reached through [`Kernel::shallow`], which compiles it for the kernel `k`.
 #[allow(clippy::too_many_arguments)]
