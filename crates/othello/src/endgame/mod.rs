@@ -9,9 +9,10 @@
 //! of a PV node). What each node does depends on the number of empty squares:
 //!
 //! * many empties ([`ORDERED_EMPTIES`] or more): the transposition table (bounds and best
-//!   move; below `TABLE_EMPTIES`, a small near-leaf table per thread); the stability cutoff (the opponent's stable discs bound the score, see
-//!   [`crate::stability`]); from `ETC_EMPTIES` up, the enhanced transposition cutoff (a child's
-//!   stored bound may already refute the node); moves ordered table move first, then
+//!   move; below `TABLE_EMPTIES`, a small near-leaf table per thread); the stability cutoff
+//!   (the opponent's stable discs bound the score, see [`crate::stability`]); from
+//!   `ETC_EMPTIES` up, the enhanced transposition cutoff (a child's stored bound may already
+//!   refute the node); moves ordered table move first, then
 //!   fastest-first (fewest opponent replies, corners counted twice), the opponent's potential
 //!   mobility, corners, X- and C-squares next to an empty corner, parity and, from
 //!   `EVAL_ORDER_EMPTIES` up, the evaluation of the position after the move;
