@@ -328,7 +328,7 @@ pub fn solve_small_with(isa: Isa, board: &Board, alpha: i32, beta: i32) -> (i32,
 
 /// The number of leaves `depth` plies below `board` (a pass is a ply; a game over before the
 /// depth is one leaf), counted by the solver's node functions compiled for the instruction
-/// set `isa` (the portable one if this CPU lacks it): [`crate::perft`] runs on it.
+/// set `isa` (the portable one if this CPU lacks it): [`crate::perft()`] runs on it.
 pub fn count_leaves(isa: Isa, board: &Board, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
