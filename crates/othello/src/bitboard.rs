@@ -63,7 +63,7 @@ pub const fn legal_moves(player: u64, opponent: u64) -> u64 {
 /// The squares beyond each square in each direction, up to the edge: `RAYS[sq][k]` for the
 /// steps east, north, north-east, north-west (towards higher indices, `k` 0-3) and west,
 /// south, south-west, south-east (towards lower indices, `k` 4-7).
-const RAYS: [[u64; 8]; 64] = {
+pub(crate) const RAYS: [[u64; 8]; 64] = {
     const STEPS: [(i32, i32); 8] = [
         (1, 0),
         (0, 1),

@@ -396,48 +396,21 @@ mod x86 {
         )
     }
 
-    /// Per square, its eight rays (the square itself excluded), one per 64-bit lane: `[0]`
-    /// towards higher squares (east, north, north-east, north-west: steps 1, 8, 9, 7 as in
-    /// [`STEP`]), `[1]` towards lower ones (west, south, south-west, south-east).
-    static RAYS: [[[u64; 4]; 2]; 64] = {
-        /// The squares from `sq` (not included) in the direction (`df`, `dr`) to the edge.
-        const fn ray(sq: i32, df: i32, dr: i32) -> u64 {
-            let (mut f, mut r) = (sq % 8 + df, sq / 8 + dr);
-            let mut bits = 0;
-            while f >= 0 && f < 8 && r >= 0 && r < 8 {
-                bits |= 1u64 << (r * 8 + f);
-                f += df;
-                r += dr;
-            }
-            bits
-        }
-        let mut rays = [[[0u64; 4]; 2]; 64];
-        let mut sq = 0;
-        while sq < 64 {
-            let s = sq as i32;
-            rays[sq] = [
-                [ray(s, 1, 0), ray(s, 0, 1), ray(s, 1, 1), ray(s, -1, 1)],
-                [ray(s, -1, 0), ray(s, 0, -1), ray(s, -1, -1), ray(s, 1, -1)],
-            ];
-            sq += 1;
-        }
-        rays
-    };
-
-    /// [`bitboard::flips_at`] with AVX2, the eight rays from the placed disc at once (four
-    /// lanes each way): along each ray, the discs before the first square that is not the
-    /// opponent's flip if that square is the player's. Towards higher squares that first square
-    /// is the lowest bit of the ray's other squares (`x & -x`); towards lower ones the highest,
-    /// found by smearing those squares down the ray (1, 2 and 4 steps).
+    /// [`bitboard::flips_at`] with AVX2: the same eight rays from the placed disc
+    /// ([`bitboard::RAYS`]; east, north, north-east, north-west in one vector, their opposites
+    /// in the other, the order of [`STEP`]), four lanes at once. Towards higher squares the
+    /// first square that is not the opponent's is the lowest bit (`x & -x`); towards lower ones
+    /// the highest, found by smearing the ray's other squares down it (1, 2 and 4 steps) as
+    /// AVX2 has no leading-zero count.
     #[target_feature(enable = "avx2")]
     #[inline]
     unsafe fn flips_avx2(sq: u32, p: u64, o: u64) -> u64 {
         let player = _mm256_set1_epi64x(p as i64);
         let opponent = _mm256_set1_epi64x(o as i64);
         let zero = _mm256_setzero_si256();
-        let [up_ray, down_ray] = &RAYS[sq as usize];
-        let up_ray = _mm256_loadu_si256(up_ray.as_ptr().cast());
-        let down_ray = _mm256_loadu_si256(down_ray.as_ptr().cast());
+        let rays = &bitboard::RAYS[sq as usize];
+        let up_ray = _mm256_loadu_si256(rays[..4].as_ptr().cast());
+        let down_ray = _mm256_loadu_si256(rays[4..].as_ptr().cast());
         // Towards higher squares.
         let other = _mm256_andnot_si256(opponent, up_ray);
         let first = _mm256_and_si256(other, _mm256_sub_epi64(zero, other));
