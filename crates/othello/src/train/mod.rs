@@ -188,86 +188,119 @@ pub fn label(
     options: &TrainOptions,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Vec<f32> {
-    const CHUNK: usize = 32;
-    let next = AtomicUsize::new(0);
+    in_parallel(
+        options.threads,
+        0..samples.len(),
+        32,
+        || Labeller::new(model, options),
+        |labeller, i| labeller.label(&samples[i], options),
+        progress,
+    )
+}
+
+/// What one labelling thread keeps between samples: its solver, its search engine and the
+/// search's settings.
+struct Labeller {
+    solver: EndgameSolver,
+    engine: Engine<Position>,
+    eval: Ordered<OthelloEval>,
+    limits: SearchLimits,
+}
+
+impl Labeller {
+    fn new(model: &PatternEval, options: &TrainOptions) -> Labeller {
+        // The first generation's searches had the preset's 64 MiB table (kept, so that its
+        // labels stay the same); cleared for every sample, a small one is much cheaper for
+        // these shallow searches.
+        let tt_mib = if options.play_depth > 0 { 1 } else { 64 };
+        Labeller {
+            solver: EndgameSolver::new(4),
+            engine: Engine::new(search_config(tt_mib)).expect("the full preset is valid"),
+            eval: Ordered {
+                eval: OthelloEval::Pattern(model.clone()),
+                ordering: StaticOrdering::Mobility,
+            },
+            limits: SearchLimits {
+                depth: Some(options.search_depth + u32::from(options.average_depths)),
+                nodes: None,
+                time: None,
+            },
+        }
+    }
+
+    /// The label of one sample (see [`label`]).
+    fn label(&mut self, s: &Sample, options: &TrainOptions) -> f32 {
+        let weight = options.outcome_weight.clamp(0.0, 1.0);
+        let outcome = s.outcome();
+        if let Some(exact) = s.exact {
+            return f32::from(exact);
+        }
+        if s.empties() <= options.exact_empties {
+            self.solver.clear();
+            return self.solver.solve(&s.board(), -64, 64).score as f32;
+        }
+        if options.search_depth == 0 || (outcome.is_some() && weight >= 1.0) {
+            // No search: the outcome, or nothing (left out of the fit).
+            return outcome.unwrap_or(f32::NAN);
+        }
+        self.engine.clear();
+        let position = Position::new(s.board(), Color::Black);
+        let r = self
+            .engine
+            .search(&position, &self.eval, &self.limits)
+            .expect("a depth limit is given");
+        let n = r.iterations.len();
+        let searched = if options.average_depths && n >= 2 {
+            // The last two iterations: depths d and d + 1 (fewer when the search reached the
+            // game's end: then its value).
+            (in_discs(r.iterations[n - 2].score) as f32
+                + in_discs(r.iterations[n - 1].score) as f32)
+                / 2.0
+        } else {
+            in_discs(r.score) as f32
+        };
+        match outcome {
+            Some(o) => weight * o + (1.0 - weight) * searched,
+            None => searched,
+        }
+    }
+}
+
+/// `work(state, i)` for every `i` of `range`, on `threads` threads (1 to 256), each with its
+/// own `state` made by `init`; the indices are handed out `block` at a time, and the results
+/// come back in index order. `progress` gets the number done so far.
+fn in_parallel<S, T: Send>(
+    threads: usize,
+    range: std::ops::Range<usize>,
+    block: usize,
+    init: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, usize) -> T + Sync,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Vec<T> {
+    let next = AtomicUsize::new(range.start);
     let done = AtomicUsize::new(0);
-    let threads = options.threads.clamp(1, 256);
-    let mut results: Vec<(usize, Vec<f32>)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
+    let mut results: Vec<(usize, Vec<T>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.clamp(1, 256))
             .map(|_| {
                 scope.spawn(|| {
-                    let mut solver = EndgameSolver::new(4);
-                    // The first generation's searches had the preset's 64 MiB table (kept, so
-                    // that its labels stay the same); cleared for every sample, a small one is
-                    // much cheaper for these shallow searches.
-                    let tt_mib = if options.play_depth > 0 { 1 } else { 64 };
-                    let mut engine = Engine::<Position>::new(search_config(tt_mib))
-                        .expect("the full preset is valid");
-                    let eval = Ordered {
-                        eval: OthelloEval::Pattern(model.clone()),
-                        ordering: StaticOrdering::Mobility,
-                    };
-                    let limits = SearchLimits {
-                        depth: Some(options.search_depth + u32::from(options.average_depths)),
-                        nodes: None,
-                        time: None,
-                    };
-                    let weight = options.outcome_weight.clamp(0.0, 1.0);
+                    let mut state = init();
                     let mut mine = Vec::new();
                     loop {
-                        let start = next.fetch_add(CHUNK, Ordering::Relaxed);
-                        if start >= samples.len() {
-                            break;
+                        let start = next.fetch_add(block, Ordering::Relaxed);
+                        if start >= range.end {
+                            return mine;
                         }
-                        let end = (start + CHUNK).min(samples.len());
-                        let mut values = Vec::with_capacity(end - start);
-                        for s in &samples[start..end] {
-                            let board = s.board();
-                            let outcome = s.outcome();
-                            let search =
-                                options.search_depth > 0 && (outcome.is_none() || weight < 1.0);
-                            let value = if let Some(exact) = s.exact {
-                                f32::from(exact)
-                            } else if s.empties() <= options.exact_empties {
-                                solver.clear();
-                                solver.solve(&board, -64, 64).score as f32
-                            } else if search {
-                                engine.clear();
-                                let position = Position::new(board, Color::Black);
-                                let r = engine
-                                    .search(&position, &eval, &limits)
-                                    .expect("a depth limit is given");
-                                let n = r.iterations.len();
-                                let searched = if options.average_depths && n >= 2 {
-                                    // The last two iterations: depths d and d + 1 (fewer when
-                                    // the search reached the game's end: then its value).
-                                    (in_discs(r.iterations[n - 2].score) as f32
-                                        + in_discs(r.iterations[n - 1].score) as f32)
-                                        / 2.0
-                                } else {
-                                    in_discs(r.score) as f32
-                                };
-                                match outcome {
-                                    Some(o) => weight * o + (1.0 - weight) * searched,
-                                    None => searched,
-                                }
-                            } else {
-                                // No search: the outcome, or nothing (left out of the fit).
-                                outcome.unwrap_or(f32::NAN)
-                            };
-                            values.push(value);
-                        }
+                        let end = (start + block).min(range.end);
+                        let values = (start..end).map(|i| work(&mut state, i)).collect();
                         mine.push((start, values));
-                        let n = done.fetch_add(end - start, Ordering::Relaxed) + end - start;
-                        progress(n);
+                        progress(done.fetch_add(end - start, Ordering::Relaxed) + end - start);
                     }
-                    mine
                 })
             })
             .collect();
         workers
             .into_iter()
-            .flat_map(|w| w.join().expect("a labelling thread panicked"))
+            .flat_map(|w| w.join().expect("a training thread panicked"))
             .collect()
     });
     results.sort_by_key(|&(start, _)| start);

@@ -1,11 +1,9 @@
 //! Self-play: the games of both generations and the samples they give (see the module above).
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use prune_search::rng::{mix, Rng, XorShift64Star};
 use prune_search::{Algorithm, Engine, Preset, SearchConfig, SearchLimits, TtConfig};
 
-use super::{Sample, TrainOptions};
+use super::{in_parallel, Sample, TrainOptions};
 use crate::board::Board;
 use crate::endgame::EndgameSolver;
 use crate::ordering::{Ordered, StaticOrdering};
@@ -222,32 +220,12 @@ pub fn play_games(
     games: std::ops::Range<u32>,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Vec<Vec<Sample>> {
-    let next = AtomicUsize::new(games.start as usize);
-    let done = AtomicUsize::new(0);
-    let threads = options.threads.clamp(1, 256);
-    let mut results: Vec<(u32, Vec<Sample>)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut searcher = Searcher::new(options);
-                    let mut mine = Vec::new();
-                    loop {
-                        let game = next.fetch_add(1, Ordering::Relaxed);
-                        if game >= games.end as usize {
-                            break;
-                        }
-                        mine.push((game as u32, searcher.play(game as u32, options)));
-                        progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-                    }
-                    mine
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("a self-play thread panicked"))
-            .collect()
-    });
-    results.sort_by_key(|&(game, _)| game);
-    results.into_iter().map(|(_, samples)| samples).collect()
+    in_parallel(
+        options.threads,
+        games.start as usize..games.end as usize,
+        1,
+        || Searcher::new(options),
+        |searcher, game| searcher.play(game as u32, options),
+        progress,
+    )
 }
