@@ -20,6 +20,8 @@ use super::perft_node;
 use super::search::{Abort, Root, Shared};
 use super::shallow::shallow_node;
 use crate::bitboard;
+use crate::midgame::leaf::Leaf;
+use crate::midgame::search::Mid;
 
 /// The instruction sets the endgame solver is compiled for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -70,7 +72,7 @@ prune_search::named!(Isa);
 
 /// One compilation of the node functions: the recursion entry points and the bit operations
 /// whose best form depends on the instruction set.
-pub(super) trait Kernel: Copy + Send + Sync {
+pub(crate) trait Kernel: Copy + Send + Sync {
     /// [`Shared::node`] compiled for this kernel.
     #[allow(clippy::too_many_arguments)]
     fn pvs(
@@ -101,6 +103,21 @@ pub(super) trait Kernel: Copy + Send + Sync {
 
     /// [`perft_node`] compiled for this kernel.
     fn perft(self, p: u64, o: u64, depth: u32) -> u64;
+
+    /// [`Mid::node`] (the midgame search's node) compiled for this kernel.
+    #[allow(clippy::too_many_arguments)]
+    fn mid<L: Leaf>(
+        self,
+        m: &mut Mid<'_, L>,
+        p: u64,
+        o: u64,
+        s: &L::State,
+        us: bool,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        pv: bool,
+    ) -> i32;
 
     /// The discs a move on `sq` flips (see [`bitboard::flips_at`]).
     fn flips(self, sq: u32, p: u64, o: u64) -> u64;
@@ -154,6 +171,21 @@ impl Kernel for Portable {
         perft_node(self, p, o, depth)
     }
 
+    fn mid<L: Leaf>(
+        self,
+        m: &mut Mid<'_, L>,
+        p: u64,
+        o: u64,
+        s: &L::State,
+        us: bool,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        pv: bool,
+    ) -> i32 {
+        m.node(self, p, o, s, us, depth, alpha, beta, pv)
+    }
+
     #[inline(always)]
     fn flips(self, sq: u32, p: u64, o: u64) -> u64 {
         bitboard::flips_at(sq, p, o)
@@ -194,10 +226,10 @@ macro_rules! with_kernel {
         }
     }};
 }
-pub(super) use with_kernel;
+pub(crate) use with_kernel;
 
 #[cfg(target_arch = "x86_64")]
-pub(super) use x86::X86V3;
+pub(crate) use x86::X86V3;
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
@@ -261,6 +293,23 @@ mod x86 {
         perft_node(k, p, o, depth)
     }
 
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn mid<L: Leaf>(
+        k: X86V3,
+        m: &mut Mid<'_, L>,
+        p: u64,
+        o: u64,
+        s: &L::State,
+        us: bool,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        pv: bool,
+    ) -> i32 {
+        m.node(k, p, o, s, us, depth, alpha, beta, pv)
+    }
+
     impl Kernel for X86V3 {
         #[inline(always)]
         fn pvs(
@@ -298,6 +347,23 @@ mod x86 {
         fn perft(self, p: u64, o: u64, depth: u32) -> u64 {
             // SAFETY: as for `pvs`.
             unsafe { perft(self, p, o, depth) }
+        }
+
+        #[inline(always)]
+        fn mid<L: Leaf>(
+            self,
+            m: &mut Mid<'_, L>,
+            p: u64,
+            o: u64,
+            s: &L::State,
+            us: bool,
+            depth: u32,
+            alpha: i32,
+            beta: i32,
+            pv: bool,
+        ) -> i32 {
+            // SAFETY: as for `pvs`.
+            unsafe { mid(self, m, p, o, s, us, depth, alpha, beta, pv) }
         }
 
         #[inline(always)]

@@ -43,7 +43,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use prune_search::{ConfigError, Counters, Parallel, TableAllocError};
 
-mod isa;
+pub(crate) mod isa;
 mod moves;
 mod ordering;
 mod parallel;

@@ -29,7 +29,7 @@ const _: () = assert!(ETC_EMPTIES > TABLE_EMPTIES);
 
 /// A chain of stop flags: a search beneath a split point stops when a sibling's cutoff (or the
 /// end of the main search, for Lazy SMP helpers) sets the flag of any split point above it.
-pub(super) struct Abort<'a> {
+pub(crate) struct Abort<'a> {
     /// This link's flag.
     pub(super) flag: &'a AtomicBool,
     /// The link above, if any.
@@ -50,7 +50,7 @@ pub(super) fn stopped(abort: Option<&Abort<'_>>) -> bool {
 
 /// What every thread of one solve shares (but the near-leaf table: each thread has its own).
 #[derive(Clone, Copy)]
-pub(super) struct Shared<'a> {
+pub(crate) struct Shared<'a> {
     /// The transposition table.
     pub(super) tt: &'a EndgameTable,
     /// The near-leaf table, for nodes of fewer than [`TABLE_EMPTIES`] empties: the solver's
@@ -67,7 +67,7 @@ pub(super) struct Shared<'a> {
 }
 
 /// What a node is to the root.
-pub(super) enum Root<'a> {
+pub(crate) enum Root<'a> {
     /// Not the root.
     No,
     /// The root: the best move is written back here.

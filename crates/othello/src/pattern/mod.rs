@@ -28,8 +28,10 @@ use crate::board::Board;
 use crate::symmetry::{view_square, views};
 
 mod file;
+mod incremental;
 
 pub use file::{WeightsError, WEIGHTS_VERSION};
+pub use incremental::{PatternState, LANES};
 
 /// The empties of one game phase: phase `k` covers `k * PHASE_WIDTH` to
 /// `(k + 1) * PHASE_WIDTH - 1` empties (the start position's 60 belongs to the last phase).

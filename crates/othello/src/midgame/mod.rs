@@ -1,0 +1,321 @@
+//! A fast midgame search specialised for Othello: its own node loop over raw bitboards, beside
+//! the endgame solver's and compiled with the same instruction-set kernels, for the searches
+//! that play, hint and analyse.
+//!
+//! It is NegaScout (principal variation search: null windows off the principal variation) with
+//! iterative deepening and a transposition table (the search crate's lock-free
+//! [`TranspositionTable`], its move tried first); the other moves are ordered by the
+//! evaluation of the position after them and fastest-first (fewest opponent replies). The
+//! evaluation's pattern indices are carried along the moves ([`crate::pattern::PatternState`])
+//! instead of being read off the board at every leaf, and the last ply is evaluated in its
+//! parent's loop.
+//!
+//! It searches the same tree as the generic search of [`prune_search`] on
+//! [`crate::Position`]: a pass is a ply, a finished game is worth [`Score::exact`] of its final
+//! disc difference, a leaf at the horizon the evaluation in hundredths of a disc. A stored bound
+//! ends a node only if it was searched to the same depth, so a fixed-depth search returns
+//! exactly the minimax value of that depth, the generic search's (a differential test checks it
+//! on hundreds of positions).
+
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use prune_search::{
+    Bound, Counters, DepthRow, Iteration, Score, SearchLimits, SearchObserver, SearchResult,
+    SearchStats, TableAllocError, TranspositionTable,
+};
+
+use crate::endgame::isa::{with_kernel, Kernel};
+use crate::endgame::Isa;
+use crate::eval::HandEval;
+use crate::{Move, OthelloEval, Position, Square};
+
+pub(crate) mod leaf;
+pub(crate) mod search;
+
+use leaf::Leaf;
+use search::{Child, Mid, Stop, EVAL_ORDER_DEPTH, MAX_MOVES};
+
+/// The square number standing for a pass in a root move list.
+const PASS_SQUARE: u32 = 64;
+
+/// The fast Othello midgame search with its transposition table (kept between searches, so a
+/// game's searches help each other; [`MidgameSearch::clear`] forgets it).
+pub struct MidgameSearch {
+    tt: TranspositionTable<Move>,
+    eval: OthelloEval,
+    isa: Isa,
+}
+
+impl MidgameSearch {
+    /// A search with a table of `tt_mib` MiB (at least 1) and the built-in trained evaluation;
+    /// fails if the machine cannot give the memory.
+    pub fn new(tt_mib: usize) -> Result<MidgameSearch, TableAllocError> {
+        Ok(MidgameSearch {
+            tt: TranspositionTable::new(tt_mib.max(1))?,
+            eval: OthelloEval::default(),
+            isa: Isa::best(),
+        })
+    }
+
+    /// Evaluates the leaves with `eval` from now on.
+    pub fn set_eval(&mut self, eval: OthelloEval) {
+        self.eval = eval;
+        self.tt.clear();
+    }
+
+    /// The evaluation of the leaves.
+    pub fn eval(&self) -> &OthelloEval {
+        &self.eval
+    }
+
+    /// Compiles the node functions for `isa` from now on (by default [`Isa::best`]); returns
+    /// `false`, changing nothing, if this CPU lacks it. Values and node counts do not depend on
+    /// it, only the speed.
+    pub fn set_isa(&mut self, isa: Isa) -> bool {
+        if isa.is_available() {
+            self.isa = isa;
+        }
+        isa.is_available()
+    }
+
+    /// Forgets what earlier searches stored.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+
+    /// Searches `position` within `limits` (iterative deepening up to `limits.depth`, or until
+    /// a node or time limit).
+    pub fn search(&mut self, position: &Position, limits: &SearchLimits) -> SearchResult<Move> {
+        self.search_observed(position, limits, None, &mut prune_search::NoObserver)
+    }
+
+    /// [`MidgameSearch::search`], telling `observer` of each completed iteration and stopping
+    /// (as at a limit) when another thread sets `stop`.
+    pub fn search_observed(
+        &mut self,
+        position: &Position,
+        limits: &SearchLimits,
+        stop: Option<&AtomicBool>,
+        observer: &mut dyn SearchObserver<Move>,
+    ) -> SearchResult<Move> {
+        self.tt.new_search();
+        let eval = self.eval.clone();
+        let isa = self.isa;
+        match &eval {
+            OthelloEval::Pattern(e) => {
+                with_kernel!(isa, k => self.drive(k, e, position, limits, stop, observer))
+            }
+            OthelloEval::Hand => {
+                with_kernel!(isa, k => self.drive(k, &HandEval, position, limits, stop, observer))
+            }
+        }
+    }
+
+    /// Iterative deepening from `position` with the kernel `k` and the evaluation `leaf`.
+    fn drive<K: Kernel, L: Leaf>(
+        &self,
+        k: K,
+        leaf: &L,
+        position: &Position,
+        limits: &SearchLimits,
+        stop: Option<&AtomicBool>,
+        observer: &mut dyn SearchObserver<Move>,
+    ) -> SearchResult<Move> {
+        let start = Instant::now();
+        let (p, o) = (position.board().player(), position.board().opponent());
+        let state = leaf.state(p, o);
+        let mut mid = Mid {
+            tt: &self.tt,
+            leaf,
+            c: Counters::default(),
+            horizon_leaves: 0,
+            stop: Stop {
+                deadline: limits.time.map(|t| start + t),
+                nodes: limits.nodes,
+                flag: stop,
+                next_check: 0,
+                stopped: false,
+            },
+        };
+        let mut result = SearchResult {
+            score: Score::DRAW,
+            best_move: None,
+            pv: Vec::new(),
+            bound: Bound::Exact,
+            depth: 0,
+            exhausted: false,
+            interrupted: false,
+            iterations: Vec::new(),
+            stats: SearchStats::default(),
+        };
+        let moves = k.moves(p, o);
+        if moves == 0 && k.moves(o, p) == 0 {
+            // The game is over: nothing to search.
+            result.score = Score::exact(position.board().final_score());
+            result.exhausted = true;
+            result.stats.time = start.elapsed();
+            return result;
+        }
+        let mut list = [Child::default(); MAX_MOVES];
+        let n = if moves == 0 {
+            list[0] = Child {
+                square: PASS_SQUARE,
+                key: 0,
+                flips: 0,
+            };
+            1
+        } else {
+            mid.children(
+                k,
+                p,
+                o,
+                &state,
+                true,
+                moves,
+                EVAL_ORDER_DEPTH,
+                None,
+                &mut list,
+            )
+        };
+        let list = &mut list[..n];
+        list.sort_by_key(|c| std::cmp::Reverse(c.key));
+        result.best_move = Some(to_move(list[0].square));
+        result.pv = vec![to_move(list[0].square)];
+        result.score = Score::heuristic(leaf.value(&state, p, o, position.empty_count(), true));
+        let max_depth = limits.depth.unwrap_or(SearchLimits::MAX_DEPTH);
+        for depth in 1..=max_depth {
+            let (before, horizon_before, clock) = (mid.c, mid.horizon_leaves, Instant::now());
+            let value = root(k, &mut mid, (p, o), &state, list, depth);
+            let row = DepthRow {
+                depth,
+                counters: mid.c.since(&before),
+                time: clock.elapsed(),
+            };
+            result.stats.per_depth.push(row);
+            if mid.stop.stopped {
+                result.interrupted = true;
+                break;
+            }
+            let best = to_move(list[0].square);
+            let mut pv = vec![best];
+            let (np, no) = list[0].after(p, o);
+            principal_variation(k, &self.tt, np, no, depth - 1, &mut pv);
+            let iteration = Iteration {
+                depth,
+                score: Score::from_raw(value),
+                best_move: Some(best),
+                pv: pv.clone(),
+                row,
+            };
+            observer.on_iteration(&iteration);
+            result.iterations.push(iteration);
+            result.score = Score::from_raw(value);
+            result.best_move = Some(best);
+            result.pv = pv;
+            result.depth = depth;
+            // No leaf met the horizon and no stored bound stood in for a subtree: the value
+            // is the game's.
+            if mid.horizon_leaves == horizon_before && row.counters.tt_cutoffs == 0 {
+                result.exhausted = true;
+                break;
+            }
+        }
+        result.stats.total = mid.c;
+        result.stats.time = start.elapsed();
+        result
+    }
+}
+
+/// One iteration at the root: every move of `list` searched `depth` - 1 plies below (the
+/// first with the full window, the others with a null window first); the best is moved to the
+/// front of the list, where the next iteration starts. Returns the root's value (meaningless
+/// if the search stopped).
+fn root<K: Kernel, L: Leaf>(
+    k: K,
+    mid: &mut Mid<'_, L>,
+    (p, o): (u64, u64),
+    state: &L::State,
+    list: &mut [Child],
+    depth: u32,
+) -> i32 {
+    mid.c.nodes += 1;
+    mid.c.interior += 1;
+    let beta = Score::INFINITY.raw();
+    let mut best = -beta;
+    let mut best_index = 0;
+    // The side to move at the root is `us`; its children have the other side to move.
+    for (i, m) in list.iter().enumerate() {
+        let (np, no) = m.after(p, o);
+        let ns = if m.square == PASS_SQUARE {
+            *state
+        } else {
+            mid.leaf.play(state, m.square, m.flips, true)
+        };
+        let v = if i == 0 {
+            -mid.value(k, np, no, &ns, false, depth - 1, -beta, -best, true)
+        } else {
+            let v = -mid.value(k, np, no, &ns, false, depth - 1, -best - 1, -best, false);
+            if v > best && !mid.stop.stopped {
+                mid.c.re_searches += 1;
+                -mid.value(k, np, no, &ns, false, depth - 1, -beta, -v, true)
+            } else {
+                v
+            }
+        };
+        if mid.stop.stopped {
+            return 0;
+        }
+        if v > best {
+            best = v;
+            best_index = i;
+        }
+    }
+    list[..=best_index].rotate_right(1);
+    best
+}
+
+/// The move of a root list's square.
+fn to_move(square: u32) -> Move {
+    match Square::new(square as u8) {
+        Some(s) if square < PASS_SQUARE => Move::from_square(s),
+        _ => Move::PASS,
+    }
+}
+
+/// Extends `pv` with the table's best moves from `(p, o)`, at most `plies` of them (passes
+/// included), stopping at a position the table does not know or a move that is not legal.
+fn principal_variation<K: Kernel>(
+    k: K,
+    tt: &TranspositionTable<Move>,
+    mut p: u64,
+    mut o: u64,
+    plies: u32,
+    pv: &mut Vec<Move>,
+) {
+    for _ in 0..plies {
+        let moves = k.moves(p, o);
+        if moves == 0 {
+            if k.moves(o, p) == 0 {
+                return;
+            }
+            pv.push(Move::PASS);
+            (p, o) = (o, p);
+            continue;
+        }
+        let Some(square) = tt
+            .probe(crate::board::bitboard_hash(p, o))
+            .and_then(|e| e.best_move)
+            .and_then(Move::square)
+            .filter(|s| moves & s.bit() != 0)
+        else {
+            return;
+        };
+        pv.push(Move::from_square(square));
+        let flips = k.flips(u32::from(square.index()), p, o);
+        (p, o) = (o & !flips, p | flips | square.bit());
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,339 @@
+//! The node loop of the midgame search: NegaScout (null windows off the principal variation)
+//! with the transposition table, fastest-first and evaluation ordering, and the last ply
+//! evaluated in the parent's loop.
+//!
+//! Values are [`Score`] raw values (hundredths of a disc for evaluations, the decisive band for
+//! finished games), so that a fixed-depth search returns exactly the generic search's value.
+//! A pass is a ply, as in the generic search.
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::Instant;
+
+use prune_search::{Counters, Score, TranspositionTable};
+
+use super::leaf::Leaf;
+use crate::board::bitboard_hash;
+use crate::endgame::isa::Kernel;
+use crate::{Board, Move, Square};
+
+/// From this depth up, nodes use the transposition table (below, a probe costs more than it
+/// saves).
+pub(super) const TABLE_DEPTH: u32 = 3;
+
+/// From this depth up, moves are ordered by the evaluation of the position after them (below,
+/// by fastest-first alone).
+pub(super) const EVAL_ORDER_DEPTH: u32 = 4;
+
+/// The weight of one legal reply of the opponent in the ordering key, in hundredths of a disc
+/// of the evaluation.
+pub(super) const MOBILITY_WEIGHT: i32 = 400;
+
+/// The most legal moves a position can have (one per empty square, and at least two discs).
+pub(super) const MAX_MOVES: usize = 62;
+
+/// Nodes between two looks at the clock.
+const CLOCK_INTERVAL: u64 = 4096;
+
+/// When the search must stop.
+pub(super) struct Stop<'a> {
+    /// The deadline, if any.
+    pub(super) deadline: Option<Instant>,
+    /// The node budget, if any.
+    pub(super) nodes: Option<u64>,
+    /// Set by another thread to stop the search.
+    pub(super) flag: Option<&'a AtomicBool>,
+    /// The node count at which to look again.
+    pub(super) next_check: u64,
+    /// Whether a limit was reached: every value computed since is meaningless.
+    pub(super) stopped: bool,
+}
+
+impl Stop<'_> {
+    /// Looks at the limits (the clock only every [`CLOCK_INTERVAL`] nodes).
+    #[inline(always)]
+    fn check(&mut self, nodes: u64) -> bool {
+        if nodes >= self.next_check && !self.stopped {
+            self.next_check = nodes + CLOCK_INTERVAL;
+            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+            let spent = self.nodes.is_some_and(|n| nodes >= n);
+            let told = self.flag.is_some_and(|f| f.load(Relaxed));
+            self.stopped = late || spent || told;
+        }
+        self.stopped
+    }
+}
+
+/// The state of one search: the table, the evaluation, the counters and the limits.
+pub(crate) struct Mid<'a, L: Leaf> {
+    pub(super) tt: &'a TranspositionTable<Move>,
+    pub(super) leaf: &'a L,
+    pub(super) c: Counters,
+    /// Leaves evaluated at the horizon (not finished games).
+    pub(super) horizon_leaves: u64,
+    pub(super) stop: Stop<'a>,
+}
+
+/// A move of a node's list: the square, the discs it flips and its ordering key (larger
+/// first).
+#[derive(Clone, Copy, Default)]
+pub(super) struct Child {
+    pub(super) square: u32,
+    pub(super) key: i32,
+    pub(super) flips: u64,
+}
+
+impl Child {
+    /// The position after the move from `(p, o)`, from the opponent's view (who moves next).
+    #[inline(always)]
+    pub(super) fn after(self, p: u64, o: u64) -> (u64, u64) {
+        if self.square >= 64 {
+            return (o, p);
+        }
+        (o & !self.flips, p | self.flips | 1u64 << self.square)
+    }
+}
+
+/// The value of a finished game for the side to move of `(p, o)`.
+#[inline(always)]
+fn exact(p: u64, o: u64) -> i32 {
+    Score::exact(Board::from_disjoint_bits(p, o).final_score()).raw()
+}
+
+impl<L: Leaf> Mid<'_, L> {
+    /// The value of `(p, o)` (side to move owns `p`; `us` tells whether it is the side the
+    /// evaluation state counts as its own) searched `depth` plies.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn value<K: Kernel>(
+        &mut self,
+        k: K,
+        p: u64,
+        o: u64,
+        s: &L::State,
+        us: bool,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        pv: bool,
+    ) -> i32 {
+        if depth == 0 {
+            self.leaf_value(k, p, o, s, us)
+        } else {
+            k.mid(self, p, o, s, us, depth, alpha, beta, pv)
+        }
+    }
+
+    /// The value of a leaf: the game's result if it is over, otherwise the evaluation.
+    #[inline(always)]
+    fn leaf_value<K: Kernel>(&mut self, k: K, p: u64, o: u64, s: &L::State, us: bool) -> i32 {
+        self.c.nodes += 1;
+        self.c.leaves += 1;
+        if k.moves(p, o) == 0 && k.moves(o, p) == 0 {
+            return exact(p, o);
+        }
+        self.horizon_leaves += 1;
+        let empties = 64 - (p | o).count_ones();
+        self.leaf.value(s, p, o, empties, us)
+    }
+
+    /// The moves of `(p, o)` (`moves`, not empty) with their ordering keys; the table's move
+    /// `first` gets the largest. Returns the number of moves.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn children<K: Kernel>(
+        &self,
+        k: K,
+        p: u64,
+        o: u64,
+        s: &L::State,
+        us: bool,
+        moves: u64,
+        depth: u32,
+        first: Option<u32>,
+        list: &mut [Child; MAX_MOVES],
+    ) -> usize {
+        let mut n = 0;
+        let mut todo = moves;
+        let empties = 63 - (p | o).count_ones();
+        while todo != 0 {
+            let square = todo.trailing_zeros();
+            todo &= todo - 1;
+            let flips = k.flips(square, p, o);
+            let mut child = Child {
+                square,
+                key: i32::MAX,
+                flips,
+            };
+            if first != Some(square) {
+                let (np, no) = child.after(p, o);
+                let replies = k.moves(np, no).count_ones() as i32;
+                child.key = -MOBILITY_WEIGHT * replies;
+                if depth >= EVAL_ORDER_DEPTH {
+                    let state = self.leaf.play(s, square, flips, us);
+                    child.key -= self.leaf.value(&state, np, no, empties, !us);
+                }
+            }
+            list[n] = child;
+            n += 1;
+        }
+        n
+    }
+
+    /// A node of `depth` >= 1 plies (see [`Mid::value`]). Reached through [`Kernel::mid`],
+    /// which compiles it for the kernel `k`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(crate) fn node<K: Kernel>(
+        &mut self,
+        k: K,
+        p: u64,
+        o: u64,
+        s: &L::State,
+        us: bool,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        pv: bool,
+    ) -> i32 {
+        self.c.nodes += 1;
+        if self.stop.check(self.c.nodes) {
+            return 0;
+        }
+        let moves = k.moves(p, o);
+        if moves == 0 {
+            if k.moves(o, p) == 0 {
+                self.c.leaves += 1;
+                return exact(p, o);
+            }
+            self.c.interior += 1;
+            return -self.value(k, o, p, s, !us, depth - 1, -beta, -alpha, pv);
+        }
+        self.c.interior += 1;
+        if depth == 1 {
+            return self.last_ply(k, p, o, s, us, moves, beta);
+        }
+        let mut table_move = None;
+        let key = bitboard_hash(p, o);
+        if depth >= TABLE_DEPTH {
+            self.c.tt_probes += 1;
+            if let Some(e) = self.tt.probe(key) {
+                self.c.tt_hits += 1;
+                if e.depth == depth {
+                    let (lower, upper) = (e.lower.raw(), e.upper.raw());
+                    if lower >= beta || upper <= alpha || lower == upper {
+                        self.c.tt_cutoffs += 1;
+                        return if lower >= beta { lower } else { upper };
+                    }
+                }
+                table_move = e.best_move.and_then(Move::square).map(|s| s.index() as u32);
+            }
+        }
+        let mut list = [Child::default(); MAX_MOVES];
+        let n = self.children(k, p, o, s, us, moves, depth, table_move, &mut list);
+        let mut best = -Score::INFINITY.raw();
+        let mut best_square = None;
+        let mut a = alpha;
+        for i in 0..n {
+            // Selection sort: the cutoff usually comes early.
+            let mut top = i;
+            for j in i + 1..n {
+                if list[j].key > list[top].key {
+                    top = j;
+                }
+            }
+            list.swap(i, top);
+            let m = list[i];
+            let (np, no) = m.after(p, o);
+            let ns = self.leaf.play(s, m.square, m.flips, us);
+            let v = if i == 0 {
+                -self.value(k, np, no, &ns, !us, depth - 1, -beta, -a, pv)
+            } else {
+                let v = -self.value(k, np, no, &ns, !us, depth - 1, -a - 1, -a, false);
+                if pv && v > a && v < beta && !self.stop.stopped {
+                    self.c.re_searches += 1;
+                    -self.value(k, np, no, &ns, !us, depth - 1, -beta, -v, true)
+                } else {
+                    v
+                }
+            };
+            if self.stop.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_square = Some(m.square);
+                if v > a {
+                    a = v;
+                }
+                if v >= beta {
+                    self.c.beta_cutoffs += 1;
+                    if i == 0 {
+                        self.c.first_move_cutoffs += 1;
+                    }
+                    break;
+                }
+            }
+        }
+        if depth >= TABLE_DEPTH {
+            let lower = if best > alpha {
+                best
+            } else {
+                -Score::INFINITY.raw()
+            };
+            let upper = if best < beta {
+                best
+            } else {
+                Score::INFINITY.raw()
+            };
+            let mv = best_square
+                .and_then(|s| Square::new(s as u8))
+                .map(Move::from_square);
+            self.tt.store(
+                key,
+                depth,
+                Score::from_raw(lower),
+                Score::from_raw(upper),
+                mv,
+            );
+        }
+        best
+    }
+
+    /// A node one ply above the horizon: each move's position is evaluated in this loop (no
+    /// ordering, no table), stopping at the first that reaches `beta`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn last_ply<K: Kernel>(
+        &mut self,
+        k: K,
+        p: u64,
+        o: u64,
+        s: &L::State,
+        us: bool,
+        moves: u64,
+        beta: i32,
+    ) -> i32 {
+        let mut best = -Score::INFINITY.raw();
+        let mut todo = moves;
+        let mut i = 0;
+        while todo != 0 {
+            let square = todo.trailing_zeros();
+            todo &= todo - 1;
+            let flips = k.flips(square, p, o);
+            let ns = self.leaf.play(s, square, flips, us);
+            let v = -self.leaf_value(k, o & !flips, p | flips | 1u64 << square, &ns, !us);
+            if v > best {
+                best = v;
+                if v >= beta {
+                    self.c.beta_cutoffs += 1;
+                    if i == 0 {
+                        self.c.first_move_cutoffs += 1;
+                    }
+                    break;
+                }
+            }
+            i += 1;
+        }
+        best
+    }
+}

@@ -1,0 +1,136 @@
+use prune_search::rng::{Rng, XorShift64};
+use prune_search::{search, Algorithm, FailMode, Game, SearchConfig, SearchLimits};
+
+use super::*;
+
+/// Positions of pseudo-random games, `per_game` from each at random plies (from the opening to
+/// the last moves, passes included).
+fn positions(games: usize, per_game: usize, seed: u64) -> Vec<Position> {
+    let mut rng = XorShift64::new(seed);
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut line = vec![Position::START];
+        let mut position = Position::START;
+        while !position.is_game_over() {
+            let moves = position.legal_moves();
+            let mv = moves[rng.below(moves.len() as u64) as usize];
+            position = position.play(mv).unwrap();
+            line.push(position);
+        }
+        line.pop();
+        for _ in 0..per_game {
+            out.push(line[rng.below(line.len() as u64) as usize]);
+        }
+    }
+    out
+}
+
+/// The generic alpha-beta search's value of `position` at `depth` (no table: the minimax
+/// value of that depth).
+fn generic_value(position: &Position, eval: &OthelloEval, depth: u32) -> Score {
+    let config = SearchConfig::new(Algorithm::AlphaBeta(FailMode::Soft));
+    search(position, eval, &config, &SearchLimits::depth(depth))
+        .unwrap()
+        .score
+}
+
+#[test]
+fn fixed_depth_values_equal_the_generic_search() {
+    let evals = [OthelloEval::default(), OthelloEval::Hand];
+    let mut fast: Vec<MidgameSearch> = evals
+        .iter()
+        .map(|e| {
+            let mut s = MidgameSearch::new(4).unwrap();
+            s.set_eval(e.clone());
+            s
+        })
+        .collect();
+    let mut checked = 0;
+    for (i, position) in positions(60, 6, 11).iter().enumerate() {
+        let e = i % 2;
+        let depth = 1 + (i as u32 / 2) % 5;
+        let r = fast[e].search(position, &SearchLimits::depth(depth));
+        assert_eq!(
+            r.score,
+            generic_value(position, &evals[e], depth),
+            "{position} at depth {depth} with {}",
+            evals[e].name()
+        );
+        assert!(position.is_legal(r.best_move.unwrap()));
+        assert_eq!(r.depth, depth.min(r.iterations.last().unwrap().depth));
+        checked += 1;
+    }
+    assert_eq!(checked, 360);
+}
+
+#[test]
+fn deeper_searches_near_the_end_equal_the_generic_search() {
+    // Few empties: the searches reach finished games and passes.
+    let eval = OthelloEval::default();
+    let mut fast = MidgameSearch::new(4).unwrap();
+    let mut checked = 0;
+    for position in positions(40, 8, 5) {
+        if position.empty_count() > 12 {
+            continue;
+        }
+        let depth = 6 + position.empty_count() % 3;
+        let r = fast.search(&position, &SearchLimits::depth(depth));
+        assert_eq!(
+            r.score,
+            generic_value(&position, &eval, depth),
+            "{position}"
+        );
+        checked += 1;
+    }
+    assert!(checked > 30, "{checked}");
+}
+
+#[test]
+fn every_instruction_set_searches_the_same_tree() {
+    let position = positions(1, 1, 3)[0];
+    let mut counts = Vec::new();
+    for isa in <Isa as prune_search::Named>::ALL {
+        let mut fast = MidgameSearch::new(4).unwrap();
+        if !fast.set_isa(*isa) {
+            continue;
+        }
+        let r = fast.search(&Position::START, &SearchLimits::depth(7));
+        let s = fast.search(&position, &SearchLimits::depth(6));
+        counts.push((r.score, r.stats.total, s.score, s.stats.total));
+    }
+    assert!(!counts.is_empty());
+    assert!(counts.windows(2).all(|w| w[0] == w[1]), "{counts:?}");
+}
+
+#[test]
+fn a_node_limit_stops_the_search_with_a_legal_move() {
+    let mut fast = MidgameSearch::new(4).unwrap();
+    let limits = SearchLimits {
+        depth: None,
+        nodes: Some(20_000),
+        time: None,
+    };
+    let r = fast.search(&Position::START, &limits);
+    assert!(r.interrupted);
+    assert!(r.depth >= 1);
+    assert!(Position::START.is_legal(r.best_move.unwrap()));
+    assert!(r.stats.total.nodes < 40_000, "{}", r.stats.total.nodes);
+}
+
+#[test]
+fn a_finished_game_and_a_pass() {
+    let mut fast = MidgameSearch::new(1).unwrap();
+    // A full board: black 40, white 24.
+    let full: Position = format!("{}{} X", "X".repeat(40), "O".repeat(24))
+        .parse()
+        .unwrap();
+    let r = fast.search(&full, &SearchLimits::depth(3));
+    assert_eq!(r.score, Score::exact(16));
+    assert_eq!(r.best_move, None);
+    // Black has no move but white has: a1 (taking b1 between a1 and c1).
+    let pass: Position = format!("-XO{} X", "X".repeat(61)).parse().unwrap();
+    assert!(pass.board().must_pass());
+    let r = fast.search(&pass, &SearchLimits::depth(4));
+    assert_eq!(r.best_move, Some(Move::PASS));
+    assert_eq!(r.score, generic_value(&pass, &OthelloEval::default(), 4));
+}

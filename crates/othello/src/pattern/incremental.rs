@@ -1,0 +1,217 @@
+//! Pattern indices kept up to date move by move ([`PatternState`]), for searches that evaluate
+//! every leaf: instead of reading all 46 instances off the board again (the eight symmetric
+//! images, then the row bytes and diagonals), a move adds one precomputed vector per changed
+//! square to the indices.
+//!
+//! The indices are kept in *fixed colours*: digit 1 is a disc of the side that moved at the
+//! state's root (`us`), digit 2 one of the other side, whoever is to move now. A configuration
+//! seen with the colours swapped has the opposite weight ([`super::Classes`]), so the value for
+//! the side to move is the bias plus the sum of the weights when `us` moves, minus it when the
+//! other side does.
+//!
+//! Each square has a vector of 48 lanes (the 46 instances and two unused ones): lane `i` is
+//! the power of 3 of the square's digit in instance `i`, or 0 if the instance does not read the
+//! square. A disc placed by `us` adds the vector once (0 -> 1), by the other side twice
+//! (0 -> 2); a flip to `us` subtracts it (2 -> 1), to the other side adds it (1 -> 2). The lanes
+//! are `u16` (the largest family has 3^10 = 59,049 configurations), added with wrapping
+//! arithmetic, which is exact because every final index is in range; a fixed-size loop over
+//! them compiles to a few vector additions.
+
+use std::sync::OnceLock;
+
+use super::{PatternEval, CONFIGURATIONS, FAMILIES, INSTANCES, OFFSETS};
+use crate::symmetry::view_square;
+
+/// The lanes of a state: the instances, rounded up to a multiple of 16 lanes (32 bytes).
+pub const LANES: usize = INSTANCES.next_multiple_of(16);
+
+/// The pattern indices of a position in fixed colours (see the module documentation); made by
+/// [`PatternEval::state`], moved on by [`PatternEval::play_state`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(align(32))]
+pub struct PatternState {
+    /// Each instance's configuration within its family's table (the family offset is added
+    /// when the table is read).
+    lanes: [u16; LANES],
+}
+
+/// The per-square vectors and the family offset of each instance.
+struct Vectors {
+    /// `by_square[s]`: lane `i` is the power of 3 of square `s` in instance `i` (0 if none).
+    by_square: [PatternState; 64],
+    /// The offset of each instance's family in a phase's table.
+    offset: [u32; INSTANCES],
+}
+
+fn vectors() -> &'static Vectors {
+    static VECTORS: OnceLock<Vectors> = OnceLock::new();
+    VECTORS.get_or_init(|| {
+        let mut by_square = [PatternState { lanes: [0; LANES] }; 64];
+        let mut offset = [0u32; INSTANCES];
+        let mut instance = 0;
+        // The instances in the order of `indices`: families, then their views.
+        for (f, family) in FAMILIES.iter().enumerate() {
+            for &view in family.views {
+                let mut power = 1u16;
+                for &square in family.squares {
+                    // The board square that the view shows at the pattern's square.
+                    let source = (0..64u8)
+                        .find(|&s| view_square(view, s) == square)
+                        .expect("views are permutations");
+                    by_square[usize::from(source)].lanes[instance] = power;
+                    power = power.wrapping_mul(3);
+                }
+                offset[instance] = OFFSETS[f] as u32;
+                instance += 1;
+            }
+        }
+        debug_assert_eq!(instance, INSTANCES);
+        Vectors { by_square, offset }
+    })
+}
+
+impl PatternState {
+    /// `self += times * v` lane by lane, wrapping.
+    #[inline(always)]
+    fn add(&mut self, v: &PatternState, times: u16) {
+        for (lane, &x) in self.lanes.iter_mut().zip(&v.lanes) {
+            *lane = lane.wrapping_add(x.wrapping_mul(times));
+        }
+    }
+
+    /// `self -= v` lane by lane, wrapping.
+    #[inline(always)]
+    fn sub(&mut self, v: &PatternState) {
+        for (lane, &x) in self.lanes.iter_mut().zip(&v.lanes) {
+            *lane = lane.wrapping_sub(x);
+        }
+    }
+
+    /// The instances' indices into a phase's table (family offsets included), in the order of
+    /// [`super::indices`].
+    pub fn indices(&self) -> [u32; INSTANCES] {
+        let v = vectors();
+        std::array::from_fn(|i| v.offset[i] + u32::from(self.lanes[i]))
+    }
+}
+
+impl PatternEval {
+    /// The state of the position where `us` (the side to move) owns `us` and the other side
+    /// owns `them`.
+    pub fn state(&self, us: u64, them: u64) -> PatternState {
+        let v = vectors();
+        let mut state = PatternState { lanes: [0; LANES] };
+        for s in 0..64 {
+            if us >> s & 1 != 0 {
+                state.add(&v.by_square[s], 1);
+            } else if them >> s & 1 != 0 {
+                state.add(&v.by_square[s], 2);
+            }
+        }
+        state
+    }
+
+    /// The state after a disc placed on `square` flips `flips`: placed by `us` (the side that
+    /// moved at the state's root) when `by_us`, by the other side otherwise.
+    #[inline(always)]
+    pub fn play_state(
+        &self,
+        state: &PatternState,
+        square: u32,
+        flips: u64,
+        by_us: bool,
+    ) -> PatternState {
+        let v = &vectors().by_square;
+        let mut next = *state;
+        let mut todo = flips;
+        if by_us {
+            next.add(&v[square as usize], 1);
+            while todo != 0 {
+                next.sub(&v[todo.trailing_zeros() as usize]);
+                todo &= todo - 1;
+            }
+        } else {
+            next.add(&v[square as usize], 2);
+            while todo != 0 {
+                next.add(&v[todo.trailing_zeros() as usize], 1);
+                todo &= todo - 1;
+            }
+        }
+        next
+    }
+
+    /// The value, for the side to move, of the position of `state` with `empties` empty
+    /// squares: `us_to_move` tells whether `us` (see [`PatternEval::state`]) is to move. Equal
+    /// to [`PatternEval::evaluate_bits`] of the same position, in hundredths of a disc.
+    #[inline(always)]
+    pub fn evaluate_state(&self, state: &PatternState, empties: u32, us_to_move: bool) -> i32 {
+        let phase = super::phase_of(empties);
+        let table = &self.tables[phase * CONFIGURATIONS..(phase + 1) * CONFIGURATIONS];
+        let offset = &vectors().offset;
+        let mut sum = 0i32;
+        for i in 0..INSTANCES {
+            sum += i32::from(table[(offset[i] + u32::from(state.lanes[i])) as usize]);
+        }
+        let bias = i32::from(self.bias[empties.min(59) as usize]);
+        if us_to_move {
+            bias + sum
+        } else {
+            bias - sum
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::random_weights;
+    use super::*;
+    use crate::pattern::indices;
+    use crate::Board;
+    use prune_search::rng::{Rng, XorShift64};
+
+    /// Random games from the start, the state carried along move by move (passes included),
+    /// compared at every position with the indices and the value computed from scratch.
+    #[test]
+    fn the_state_follows_the_moves_and_evaluates_as_from_scratch() {
+        let evals = [PatternEval::new(random_weights()), PatternEval::builtin()];
+        let mut rng = XorShift64::new(7);
+        let mut checked = 0;
+        for game in 0..40 {
+            let eval = &evals[game % 2];
+            let mut b = Board::START;
+            let mut state = eval.state(b.player(), b.opponent());
+            let mut us_to_move = true;
+            loop {
+                let (p, o) = (b.player(), b.opponent());
+                let (us, them) = if us_to_move { (p, o) } else { (o, p) };
+                assert_eq!(state, eval.state(us, them));
+                assert_eq!(state.indices(), indices(us, them));
+                assert_eq!(
+                    eval.evaluate_state(&state, b.empty_count(), us_to_move),
+                    eval.evaluate_bits(p, o)
+                );
+                checked += 1;
+                let moves = b.moves();
+                if moves == 0 {
+                    if b.opponent_moves() == 0 {
+                        break;
+                    }
+                    b = b.pass();
+                    us_to_move = !us_to_move;
+                    continue;
+                }
+                let mut m = moves;
+                for _ in 0..rng.below(u64::from(moves.count_ones())) {
+                    m &= m - 1;
+                }
+                let square = m.trailing_zeros();
+                let sq = crate::Square::new(square as u8).unwrap();
+                let flips = b.flips(sq);
+                state = eval.play_state(&state, square, flips, us_to_move);
+                b = b.play_unchecked(sq);
+                us_to_move = !us_to_move;
+            }
+        }
+        assert!(checked > 2000, "{checked}");
+    }
+}
