@@ -67,10 +67,35 @@ fn line<M: Display>(pv: &[M]) -> Vec<String> {
     pv.iter().map(ToString::to_string).collect()
 }
 
+/// Which search ran: the generic library search with its configuration, or a game's own fast
+/// search (Othello's midgame search) described in words.
+#[derive(Clone, Copy, Debug)]
+pub enum SearchEngine<'a> {
+    /// The library's search of any game.
+    Generic(&'a SearchConfig),
+    /// A specialised search: its algorithm and what it uses.
+    Fast {
+        /// The algorithm, as the generic search names it.
+        algorithm: &'a str,
+        /// Its enhancements and settings, one phrase each.
+        enhancements: &'a [String],
+    },
+}
+
+impl SearchEngine<'_> {
+    /// `generic` or `fast`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            SearchEngine::Generic(_) => "generic",
+            SearchEngine::Fast { .. } => "fast",
+        }
+    }
+}
+
 /// The whole result as one JSON object.
 pub fn result_json<M: Display>(
     game: &str,
-    config: &SearchConfig,
+    engine: &SearchEngine,
     limits: &SearchLimits,
     r: &SearchResult<M>,
 ) -> Value {
@@ -100,11 +125,23 @@ pub fn result_json<M: Display>(
             })
         })
         .collect();
+    let (algorithm, config, enhancements) = match engine {
+        SearchEngine::Generic(config) => (
+            config.algorithm.name(),
+            json!(config),
+            config.enhancements(),
+        ),
+        SearchEngine::Fast {
+            algorithm,
+            enhancements,
+        } => (*algorithm, Value::Null, enhancements.to_vec()),
+    };
     json!({
         "game": game,
-        "algorithm": config.algorithm.name(),
+        "engine": engine.name(),
+        "algorithm": algorithm,
         "config": config,
-        "enhancements": config.enhancements(),
+        "enhancements": enhancements,
         "limits": {
             "depth": limits.depth,
             "nodes": limits.nodes,
@@ -136,10 +173,20 @@ pub fn describe(config: &SearchConfig) -> String {
 /// Prints the result as tables.
 pub fn print_result<M: Display>(
     game: &str,
-    config: &SearchConfig,
+    engine: &SearchEngine,
     limits: &SearchLimits,
     r: &SearchResult<M>,
 ) {
+    let search = match engine {
+        SearchEngine::Generic(config) => describe(config),
+        SearchEngine::Fast {
+            algorithm,
+            enhancements,
+        } => format!(
+            "fast {game} search, {algorithm}: {}",
+            enhancements.join(", ")
+        ),
+    };
     let mut summary = Table::new();
     summary.load_preset(UTF8_FULL_CONDENSED);
     let limit = [
@@ -164,7 +211,7 @@ pub fn print_result<M: Display>(
         .map_or_else(|| "none (game over)".to_string(), ToString::to_string);
     for (k, v) in [
         ("game", game.to_string()),
-        ("search", describe(config)),
+        ("search", search),
         ("limit", limit),
         ("score", r.score.to_string()),
         ("best move", best),

@@ -3,19 +3,48 @@
 use std::time::Duration;
 
 use clap::Args;
-use prune_othello::StaticOrdering;
+use prune_othello::midgame::MidgameSearch;
+use prune_othello::{Position, StaticOrdering};
 use prune_search::{
-    Algorithm, ConfigError, Engine, Evaluator, FailMode, Game, Iteration, SearchConfig,
-    SearchLimits,
+    Algorithm, ConfigError, Engine, Evaluator, FailMode, Game, Iteration, Named, SearchConfig,
+    SearchLimits, SearchResult,
 };
 
 use crate::config_args::{ConfigArgs, ParallelArgs};
+use crate::eval_arg::parse_eval;
 use crate::games::{run_on_game, GameChoice, GameCommand, GameOptions, TreeDepth};
-use crate::report::{print_result, result_json};
+use crate::positions::parse_position;
+use crate::report::{print_result, result_json, SearchEngine};
 use crate::CliError;
 
 /// The depth of a search of a game too deep to search to its end (Othello) when none is given.
 const OPEN_GAME_DEPTH: u32 = 6;
+
+/// The fast Othello search's table when `--tt` is not given, in MiB.
+const FAST_TT_MIB: usize = 64;
+
+/// Which search `prune search` runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineKind {
+    /// Othello's own midgame search.
+    Fast,
+    /// The library's search of any game.
+    Generic,
+}
+
+impl Named for EngineKind {
+    const KIND: &'static str = "engine";
+    const ALL: &'static [Self] = &[EngineKind::Fast, EngineKind::Generic];
+
+    fn name(self) -> &'static str {
+        match self {
+            EngineKind::Fast => "fast",
+            EngineKind::Generic => "generic",
+        }
+    }
+}
+
+prune_search::named!(EngineKind);
 
 /// Options of `prune search`.
 #[derive(Args, Debug)]
@@ -51,6 +80,14 @@ pub struct SearchArgs {
     /// evaluation) or a weights file written by `prune train` [default: pattern].
     #[arg(long, value_name = "EVAL")]
     pub eval: Option<String>,
+    /// Othello: `fast`, its own midgame search (NegaScout with iterative deepening, a
+    /// transposition table, evaluation and fastest-first ordering, incremental pattern
+    /// evaluation), or `generic`, the library's search configured by the options under "Search
+    /// configuration" [default: fast for Othello when none of those is given (`--tt` only
+    /// sizes the fast search's table, 64 MiB by default); generic otherwise, and for every
+    /// other game]. The JSON's `engine` says which ran.
+    #[arg(long, value_parser = prune_search::parse_name::<EngineKind>)]
+    pub engine: Option<EngineKind>,
     /// Print one JSON object instead of tables.
     #[arg(long)]
     pub json: bool,
@@ -99,9 +136,35 @@ impl SearchArgs {
     }
 }
 
+impl SearchArgs {
+    /// The search to run: fast for Othello unless a search option or `--engine generic` asks
+    /// for the generic one.
+    fn engine(&self, choice: GameChoice) -> Result<EngineKind, CliError> {
+        let option = self.config_args.first_search_option();
+        match (self.engine, choice, option) {
+            (Some(EngineKind::Fast), GameChoice::Othello, Some(option)) => {
+                Err(CliError::Usage(format!(
+                    "{option}: --preset, --algorithm and the switches configure the generic \
+                     search; drop --engine fast"
+                )))
+            }
+            (Some(EngineKind::Fast), GameChoice::Othello, None) => Ok(EngineKind::Fast),
+            (Some(EngineKind::Fast), other, _) => Err(CliError::Usage(format!(
+                "--engine fast: only othello has a fast search, not {other}"
+            ))),
+            (Some(EngineKind::Generic), _, _) => Ok(EngineKind::Generic),
+            (None, GameChoice::Othello, None) => Ok(EngineKind::Fast),
+            (None, _, _) => Ok(EngineKind::Generic),
+        }
+    }
+}
+
 /// Runs `prune search`.
 pub fn run(args: &SearchArgs) -> Result<(), CliError> {
     let choice: GameChoice = args.game.parse()?;
+    if args.engine(choice)? == EngineKind::Fast {
+        return run_fast(args);
+    }
     let config = args.config()?;
     let othello_ordering: StaticOrdering = args
         .othello_ordering
@@ -151,29 +214,80 @@ pub fn run_game<G: Game, E: Evaluator<G>>(
         e => CliError::Usage(format!("configuration: {e}")),
     })?;
     let verbose = args.verbose && !args.json;
-    let mut report = |it: &Iteration<G::Move>| {
+    let mut observe = |it: &Iteration<G::Move>| {
         if verbose {
-            let pv: Vec<String> = it.pv.iter().map(ToString::to_string).collect();
-            eprintln!(
-                "depth {:>3}  score {:>9}  nodes {:>12}  pv {}",
-                it.depth,
-                it.score.to_string(),
-                it.row.counters.nodes,
-                pv.join(" ")
-            );
+            iteration_line(it);
         }
     };
     let result = engine
-        .search_observed(game, eval, &limits, &mut report)
+        .search_observed(game, eval, &limits, &mut observe)
         .map_err(|e| CliError::Usage(e.to_string()))?;
+    report(args, &SearchEngine::Generic(&config), &limits, &result);
+    Ok(())
+}
+
+/// Prints `result` as asked (JSON or tables).
+fn report<M: std::fmt::Display>(
+    args: &SearchArgs,
+    engine: &SearchEngine,
+    limits: &SearchLimits,
+    result: &SearchResult<M>,
+) {
     if args.json {
-        let json = result_json(&args.game, &config, &limits, &result);
+        let json = result_json(&args.game, engine, limits, result);
         println!(
             "{}",
             serde_json::to_string_pretty(&json).expect("JSON of plain data")
         );
     } else {
-        print_result(&args.game, &config, &limits, &result);
+        print_result(&args.game, engine, limits, result);
     }
+}
+
+/// Prints each iteration on stderr if `--verbose` asks for it (tables mode).
+fn iteration_line<M: std::fmt::Display>(it: &Iteration<M>) {
+    let pv: Vec<String> = it.pv.iter().map(ToString::to_string).collect();
+    eprintln!(
+        "depth {:>3}  score {:>9}  nodes {:>12}  pv {}",
+        it.depth,
+        it.score.to_string(),
+        it.row.counters.nodes,
+        pv.join(" ")
+    );
+}
+
+/// `prune search --game othello` with Othello's fast midgame search.
+fn run_fast(args: &SearchArgs) -> Result<(), CliError> {
+    let position = parse_position(args.position.as_deref(), Position::START)?;
+    let eval = parse_eval("--eval", args.eval.as_deref().unwrap_or("pattern"))?;
+    let limits = args.limits(Some(OPEN_GAME_DEPTH))?;
+    let parallel = args.parallel_args.build()?;
+    let tt_mib = args.config_args.tt_mb.unwrap_or(FAST_TT_MIB);
+    crate::memory::check_table("--tt", tt_mib)?;
+    let mut search =
+        MidgameSearch::new(tt_mib).map_err(|e| CliError::Usage(format!("--tt: {e}")))?;
+    search.set_eval(eval.clone());
+    search.set_threads(parallel.threads);
+    let verbose = args.verbose && !args.json;
+    let mut observe = |it: &Iteration<prune_othello::Move>| {
+        if verbose {
+            iteration_line(it);
+        }
+    };
+    let result = search.search_observed(&position, &limits, None, &mut observe);
+    let mut enhancements = vec![
+        "iterative".to_string(),
+        format!("tt {tt_mib} MiB"),
+        "table move, evaluation and fastest-first ordering".to_string(),
+        format!("eval {}", eval.name()),
+    ];
+    if parallel.threads > 1 {
+        enhancements.push(format!("lazy-smp {} threads", parallel.threads));
+    }
+    let engine = SearchEngine::Fast {
+        algorithm: Algorithm::NegaScout.name(),
+        enhancements: &enhancements,
+    };
+    report(args, &engine, &limits, &result);
     Ok(())
 }

@@ -17,7 +17,7 @@
 //! exactly the minimax value of that depth, the generic search's (a differential test checks it
 //! on hundreds of positions).
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
 use prune_search::{
@@ -45,6 +45,7 @@ pub struct MidgameSearch {
     tt: TranspositionTable<Move>,
     eval: OthelloEval,
     isa: Isa,
+    threads: usize,
 }
 
 impl MidgameSearch {
@@ -55,7 +56,22 @@ impl MidgameSearch {
             tt: TranspositionTable::new(tt_mib.max(1))?,
             eval: OthelloEval::default(),
             isa: Isa::best(),
+            threads: 1,
         })
+    }
+
+    /// Searches with `threads` threads from now on (at least 1; by default 1): Lazy SMP, the
+    /// threads sharing only the table. The helper threads search the same root, every other one
+    /// a ply deeper, with the root moves rotated, so that they fill the table with what the
+    /// main thread needs next; the result is the main thread's. With one thread node counts
+    /// are reproducible; with more they are not.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    /// The number of threads.
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// Evaluates the leaves with `eval` from now on.
@@ -104,16 +120,17 @@ impl MidgameSearch {
         let isa = self.isa;
         match &eval {
             OthelloEval::Pattern(e) => {
-                with_kernel!(isa, k => self.drive(k, e, position, limits, stop, observer))
+                with_kernel!(isa, k => self.run(k, e, position, limits, stop, observer))
             }
             OthelloEval::Hand => {
-                with_kernel!(isa, k => self.drive(k, &HandEval, position, limits, stop, observer))
+                with_kernel!(isa, k => self.run(k, &HandEval, position, limits, stop, observer))
             }
         }
     }
 
-    /// Iterative deepening from `position` with the kernel `k` and the evaluation `leaf`.
-    fn drive<K: Kernel, L: Leaf>(
+    /// The search on this many threads: the main one reports; helpers (Lazy SMP) run until it
+    /// is done, and their counters are added to its.
+    fn run<K: Kernel, L: Leaf>(
         &self,
         k: K,
         leaf: &L,
@@ -121,6 +138,43 @@ impl MidgameSearch {
         limits: &SearchLimits,
         stop: Option<&AtomicBool>,
         observer: &mut dyn SearchObserver<Move>,
+    ) -> SearchResult<Move> {
+        if self.threads == 1 {
+            return self.drive(k, leaf, position, limits, [stop, None], observer, 0);
+        }
+        let done = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..self.threads)
+                .map(|helper| {
+                    let flags = [stop, Some(&done)];
+                    scope.spawn(move || {
+                        let quiet = &mut prune_search::NoObserver;
+                        self.drive(k, leaf, position, limits, flags, quiet, helper)
+                    })
+                })
+                .collect();
+            let mut result = self.drive(k, leaf, position, limits, [stop, None], observer, 0);
+            done.store(true, Relaxed);
+            for helper in helpers {
+                let r = helper.join().expect("a helper thread does not panic");
+                result.stats.total += r.stats.total;
+            }
+            result
+        })
+    }
+
+    /// Iterative deepening from `position` with the kernel `k` and the evaluation `leaf`, as
+    /// the main thread (`helper` 0) or a Lazy SMP helper.
+    #[allow(clippy::too_many_arguments)]
+    fn drive<K: Kernel, L: Leaf>(
+        &self,
+        k: K,
+        leaf: &L,
+        position: &Position,
+        limits: &SearchLimits,
+        flags: [Option<&AtomicBool>; 2],
+        observer: &mut dyn SearchObserver<Move>,
+        helper: usize,
     ) -> SearchResult<Move> {
         let start = Instant::now();
         let (p, o) = (position.board().player(), position.board().opponent());
@@ -133,7 +187,7 @@ impl MidgameSearch {
             stop: Stop {
                 deadline: limits.time.map(|t| start + t),
                 nodes: limits.nodes,
-                flag: stop,
+                flags,
                 next_check: 0,
                 stopped: false,
             },
@@ -180,11 +234,12 @@ impl MidgameSearch {
         };
         let list = &mut list[..n];
         list.sort_by_key(|c| std::cmp::Reverse(c.key));
+        list.rotate_left(helper % n);
         result.best_move = Some(to_move(list[0].square));
         result.pv = vec![to_move(list[0].square)];
         result.score = Score::heuristic(leaf.value(&state, p, o, position.empty_count(), true));
         let max_depth = limits.depth.unwrap_or(SearchLimits::MAX_DEPTH);
-        for depth in 1..=max_depth {
+        for depth in (1 + helper as u32 % 2)..=max_depth {
             let (before, horizon_before, clock) = (mid.c, mid.horizon_leaves, Instant::now());
             let value = root(k, &mut mid, (p, o), &state, list, depth);
             let row = DepthRow {
@@ -199,8 +254,21 @@ impl MidgameSearch {
             }
             let best = to_move(list[0].square);
             let mut pv = vec![best];
-            let (np, no) = list[0].after(p, o);
-            principal_variation(k, &self.tt, np, no, depth - 1, &mut pv);
+            let first = list[0];
+            let ns = if first.square == PASS_SQUARE {
+                state
+            } else {
+                leaf.play(&state, first.square, first.flips, true)
+            };
+            principal_variation(
+                k,
+                &mut mid,
+                first.after(p, o),
+                ns,
+                false,
+                depth - 1,
+                &mut pv,
+            );
             let iteration = Iteration {
                 depth,
                 score: Score::from_raw(value),
@@ -283,38 +351,65 @@ fn to_move(square: u32) -> Move {
     }
 }
 
-/// Extends `pv` with the table's best moves from `(p, o)`, at most `plies` of them (passes
-/// included), stopping at a position the table does not know or a move that is not legal.
-fn principal_variation<K: Kernel>(
+/// Extends `pv` with the best moves from `(p, o)` (evaluation state `state`, `us` to move
+/// when `us`), `plies` of them at most (passes included): the table's best moves while it
+/// knows them, then, for the last plies (nodes too shallow to be stored), a small full-window
+/// search, not counted in the statistics.
+#[allow(clippy::too_many_arguments)]
+fn principal_variation<K: Kernel, L: Leaf>(
     k: K,
-    tt: &TranspositionTable<Move>,
-    mut p: u64,
-    mut o: u64,
+    mid: &mut Mid<'_, L>,
+    (mut p, mut o): (u64, u64),
+    mut state: L::State,
+    mut us: bool,
     plies: u32,
     pv: &mut Vec<Move>,
 ) {
-    for _ in 0..plies {
+    let (counters, horizon) = (mid.c, mid.horizon_leaves);
+    let inf = Score::INFINITY.raw();
+    for left in (1..=plies).rev() {
         let moves = k.moves(p, o);
         if moves == 0 {
             if k.moves(o, p) == 0 {
-                return;
+                break;
             }
             pv.push(Move::PASS);
-            (p, o) = (o, p);
+            (p, o, us) = (o, p, !us);
             continue;
         }
-        let Some(square) = tt
+        let stored = mid
+            .tt
             .probe(crate::board::bitboard_hash(p, o))
             .and_then(|e| e.best_move)
             .and_then(Move::square)
-            .filter(|s| moves & s.bit() != 0)
-        else {
-            return;
+            .map(|s| u32::from(s.index()))
+            .filter(|&s| moves & 1u64 << s != 0);
+        let square = match stored {
+            Some(square) => square,
+            None if left < search::TABLE_DEPTH => {
+                let mut best = (-inf, 0);
+                let mut todo = moves;
+                while todo != 0 {
+                    let square = todo.trailing_zeros();
+                    todo &= todo - 1;
+                    let flips = k.flips(square, p, o);
+                    let ns = mid.leaf.play(&state, square, flips, us);
+                    let (np, no) = (o & !flips, p | flips | 1u64 << square);
+                    let v = -mid.value(k, np, no, &ns, !us, left - 1, -inf, inf, true);
+                    if v > best.0 {
+                        best = (v, square);
+                    }
+                }
+                best.1
+            }
+            None => break,
         };
-        pv.push(Move::from_square(square));
-        let flips = k.flips(u32::from(square.index()), p, o);
-        (p, o) = (o & !flips, p | flips | square.bit());
+        pv.push(to_move(square));
+        let flips = k.flips(square, p, o);
+        state = mid.leaf.play(&state, square, flips, us);
+        (p, o, us) = (o & !flips, p | flips | 1u64 << square, !us);
     }
+    (mid.c, mid.horizon_leaves) = (counters, horizon);
 }
 
 #[cfg(test)]

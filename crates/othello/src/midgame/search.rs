@@ -40,8 +40,9 @@ pub(super) struct Stop<'a> {
     pub(super) deadline: Option<Instant>,
     /// The node budget, if any.
     pub(super) nodes: Option<u64>,
-    /// Set by another thread to stop the search.
-    pub(super) flag: Option<&'a AtomicBool>,
+    /// Set by other threads to stop the search (the caller's flag; for a helper thread, the
+    /// main thread's when it finishes).
+    pub(super) flags: [Option<&'a AtomicBool>; 2],
     /// The node count at which to look again.
     pub(super) next_check: u64,
     /// Whether a limit was reached: every value computed since is meaningless.
@@ -56,7 +57,7 @@ impl Stop<'_> {
             self.next_check = nodes + CLOCK_INTERVAL;
             let late = self.deadline.is_some_and(|d| Instant::now() >= d);
             let spent = self.nodes.is_some_and(|n| nodes >= n);
-            let told = self.flag.is_some_and(|f| f.load(Relaxed));
+            let told = self.flags.iter().flatten().any(|f| f.load(Relaxed));
             self.stopped = late || spent || told;
         }
         self.stopped
