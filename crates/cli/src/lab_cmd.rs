@@ -33,9 +33,13 @@ pub struct LabArgs {
     /// depend on it.
     #[arg(long)]
     pub jobs: Option<usize>,
-    /// killers: games per configuration (one per opening).
+    /// killers: games per configuration (one per opening); probcut: match games per
+    /// selectivity level (0 skips the matches).
     #[arg(long)]
     pub games: Option<usize>,
+    /// probcut: the matches' milliseconds per move [default: 100].
+    #[arg(long, value_name = "MS")]
+    pub time_per_move: Option<u64>,
     /// killers: the killer slot counts, comma-separated.
     #[arg(long, value_delimiter = ',')]
     pub slots: Option<Vec<usize>>,
@@ -216,6 +220,7 @@ pub fn run(args: &LabArgs) -> Result<(), CliError> {
         presets: args.preset.clone(),
         jobs,
         games: args.games,
+        time_per_move: args.time_per_move,
         slots: args.slots.clone(),
         width: args.width,
         trees: args.trees,

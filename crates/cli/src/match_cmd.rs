@@ -8,6 +8,7 @@ use std::time::Duration;
 use clap::Args;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, Table};
 use indicatif::{ProgressBar, ProgressStyle};
+use prune_othello::midgame::Selectivity;
 use prune_othello::Color;
 use prune_play::arena::{play_match, MatchGame, MatchSummary, Side, SideStats, Tally};
 use prune_play::elo::Z_95;
@@ -41,19 +42,27 @@ pub struct MatchArgs {
     /// by default; the engines solve exactly when they can finish in time).
     #[arg(long, default_value = "othello")]
     pub game: String,
-    /// Player A: a preset (`prune presets` lists them). The results are A's.
+    /// Player A: `fast` (Othello's fast midgame search) or a preset of the generic search
+    /// (`prune presets` lists them). The results are A's.
     #[arg(long, value_name = "PRESET")]
     pub a: String,
     /// Player A's evaluation: pattern (the built-in trained weights), hand (the hand-made
     /// evaluation) or a weights file written by `prune train`.
     #[arg(long, value_name = "EVAL", default_value = "pattern")]
     pub a_eval: String,
-    /// Player B: a preset.
+    /// Player A's forward pruning (with `--a fast`): off, or ProbCut's margin in deviations
+    /// such as 1.0, 1.5, 2.0 or 2.6 (see `prune lab probcut`).
+    #[arg(long, value_name = "LEVEL", default_value = "off")]
+    pub a_selectivity: String,
+    /// Player B: `fast` or a preset, as `--a`.
     #[arg(long, value_name = "PRESET", conflicts_with = "b_engine")]
     pub b: Option<String>,
     /// Player B's evaluation (as `--a-eval`).
     #[arg(long, value_name = "EVAL", default_value = "pattern")]
     pub b_eval: String,
+    /// Player B's forward pruning (with `--b fast`), as `--a-selectivity`.
+    #[arg(long, value_name = "LEVEL", default_value = "off")]
+    pub b_selectivity: String,
     /// Player B: an external engine that speaks the NBoard protocol, started with this command
     /// (a program and its arguments, split on whitespace; no shell).
     #[arg(long, value_name = "COMMAND")]
@@ -85,6 +94,11 @@ pub struct MatchArgs {
     /// Threads of each prune player.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub threads: usize,
+    /// Games played at once, each pair of games (one opening, both colours) by its own two
+    /// prune players (not with --b-engine). Give each game its own cores: at most the cores
+    /// divided by --threads, or the players' time per move is shared.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub jobs: usize,
     /// An external engine's limit on a move without a time (at a fixed depth), in seconds.
     /// Timed moves may take twice their time plus a second.
     #[arg(long, value_name = "SECONDS", requires = "b_engine")]
@@ -152,11 +166,15 @@ pub(crate) fn time_control(args: &MatchArgs) -> Result<TimeControl, CliError> {
 fn engine_player(
     option: &str,
     preset: &str,
-    eval: &str,
+    (eval, selectivity): (&str, &str),
     algorithm: Algorithm,
     parallel: Parallel,
 ) -> Result<EnginePlayer, CliError> {
+    let level: Selectivity = selectivity
+        .parse()
+        .map_err(|e| CliError::Usage(format!("{option}-selectivity: {e}")))?;
     let mut options = PlayerOptions::preset(preset, algorithm)
+        .and_then(|o| o.with_selectivity(level))
         .map_err(|e| CliError::Usage(format!("{option}: {e}")))?;
     options.parallel = parallel;
     options.eval = parse_eval(&format!("{option}-eval"), eval)?;
@@ -246,6 +264,19 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
             }
         }
     }
+    if args.b_engine.is_some() && args.b_selectivity.trim() != "off" {
+        return Err(CliError::Usage(
+            "--b-selectivity is a prune player's: it does not apply to --b-engine".into(),
+        ));
+    }
+    if args.jobs == 0 {
+        return Err(CliError::Usage("--jobs must be at least 1".into()));
+    }
+    if args.jobs > 1 && args.b_engine.is_some() {
+        return Err(CliError::Usage(
+            "--jobs: games are played one at a time against an external engine".into(),
+        ));
+    }
     let control = time_control(args)?;
     let algorithm: Algorithm = args
         .algorithm
@@ -272,14 +303,20 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
         ..defaults
     };
 
-    let mut a = engine_player("--a", &args.a, &args.a_eval, algorithm, parallel)?;
+    let mut a = engine_player(
+        "--a",
+        &args.a,
+        (&args.a_eval, &args.a_selectivity),
+        algorithm,
+        parallel,
+    )?;
     // The progress bar once it is shown, for reports of an external engine's (re)start.
     let bar_slot: Arc<Mutex<Option<ProgressBar>>> = Arc::default();
     let mut b: Box<dyn Agent> = match b_spec {
         BSpec::Preset(preset) => Box::new(engine_player(
             "--b",
             preset,
-            &args.b_eval,
+            (&args.b_eval, &args.b_selectivity),
             algorithm,
             parallel,
         )?),
@@ -336,8 +373,9 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
     if let Ok(mut slot) = bar_slot.lock() {
         slot.clone_from(&bar);
     }
-    let mut tally = Tally::default();
-    let results = play_match(&mut a, b.as_mut(), &openings, games, control, |g| {
+    let tally = Mutex::new(Tally::default());
+    let on_game = |g: &MatchGame| {
+        let mut tally = tally.lock().expect("no thread panics holding the tally");
         tally.add(g.a_margin());
         if let Some(bar) = &bar {
             bar.set_message(format!(
@@ -346,7 +384,34 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
             ));
             bar.inc(1);
         }
-    });
+    };
+    let results = if args.jobs > 1 {
+        let make = || -> Result<(EnginePlayer, EnginePlayer), CliError> {
+            let b_preset = args
+                .b
+                .as_deref()
+                .expect("--jobs is refused with --b-engine");
+            Ok((
+                engine_player(
+                    "--a",
+                    &args.a,
+                    (&args.a_eval, &args.a_selectivity),
+                    algorithm,
+                    parallel,
+                )?,
+                engine_player(
+                    "--b",
+                    b_preset,
+                    (&args.b_eval, &args.b_selectivity),
+                    algorithm,
+                    parallel,
+                )?,
+            ))
+        };
+        play_in_parallel(args.jobs, &openings, games, control, make, &on_game)?
+    } else {
+        play_match(&mut a, b.as_mut(), &openings, games, control, on_game)
+    };
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
@@ -390,6 +455,61 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
         print_match(&info, algorithm, &results, &summary);
     }
     Ok(())
+}
+
+/// Plays the games of a match `jobs` at a time: each pair of games (opening `p`, A black
+/// then white) is played by a job's own two players from `make`; the games come back in
+/// match order, numbered as [`play_match`] numbers them.
+fn play_in_parallel(
+    jobs: usize,
+    openings: &[prune_play::openings::Opening],
+    games: usize,
+    control: TimeControl,
+    make: impl Fn() -> Result<(EnginePlayer, EnginePlayer), CliError> + Sync,
+    on_game: &(impl Fn(&MatchGame) + Sync),
+) -> Result<Vec<MatchGame>, CliError> {
+    let pairs = games.div_ceil(2);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let played: Mutex<Vec<MatchGame>> = Mutex::new(Vec::with_capacity(games));
+    let failed: Mutex<Option<CliError>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.min(pairs) {
+            scope.spawn(|| {
+                let (mut a, mut b) = match make() {
+                    Ok(players) => players,
+                    Err(e) => {
+                        *failed.lock().expect("no thread panics holding it") = Some(e);
+                        return;
+                    }
+                };
+                loop {
+                    let p = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if p >= pairs {
+                        break;
+                    }
+                    let n = (games - 2 * p).min(2);
+                    let opening = openings.get(p % openings.len().max(1));
+                    let slice = opening.map_or(&[][..], std::slice::from_ref);
+                    let mut pair = play_match(&mut a, &mut b, slice, n, control, |_| {});
+                    for (k, g) in pair.iter_mut().enumerate() {
+                        g.number = 2 * p + k + 1;
+                        g.opening = p % openings.len().max(1);
+                        on_game(g);
+                    }
+                    played
+                        .lock()
+                        .expect("no thread panics holding it")
+                        .extend(pair);
+                }
+            });
+        }
+    });
+    if let Some(e) = failed.into_inner().expect("no thread panicked") {
+        return Err(e);
+    }
+    let mut results = played.into_inner().expect("no thread panicked");
+    results.sort_by_key(|g| g.number);
+    Ok(results)
 }
 
 /// What the report says besides the games.

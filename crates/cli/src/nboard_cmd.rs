@@ -5,6 +5,7 @@ use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
 use clap::Args;
+use prune_othello::midgame::Selectivity;
 use prune_play::nboard::{NboardOptions, NboardSession, Reply, DEFAULT_DEPTH, MAX_DEPTH};
 use prune_play::PlayerOptions;
 use prune_search::Algorithm;
@@ -16,8 +17,9 @@ use crate::CliError;
 /// Options of `prune nboard`.
 #[derive(Args, Debug)]
 pub struct NboardArgs {
-    /// The preset the engine searches with (`prune presets` lists them).
-    #[arg(long, value_name = "NAME", default_value = "full")]
+    /// How the engine searches: `fast` (Othello's fast midgame search) or a preset of the
+    /// generic search (`prune presets` lists them).
+    #[arg(long, value_name = "NAME", default_value = "fast")]
     pub preset: String,
     /// The algorithm: minimax, negamax, alphabeta, alphabeta-hard, scout, negascout or mtdf.
     #[arg(long, short, default_value = "negascout")]
@@ -33,6 +35,10 @@ pub struct NboardArgs {
     /// or a weights file written by `prune train`.
     #[arg(long, value_name = "EVAL", default_value = "pattern")]
     pub eval: String,
+    /// The fast search's forward pruning: off, or ProbCut's margin in deviations such as 1.0,
+    /// 1.5, 2.0 or 2.6 (see `prune lab probcut`).
+    #[arg(long, value_name = "LEVEL", default_value = "off")]
+    pub selectivity: Selectivity,
     /// Threads and parallel scheme.
     #[command(flatten)]
     pub parallel_args: ParallelArgs,
@@ -46,7 +52,9 @@ impl NboardArgs {
             .parse()
             .map_err(|e| CliError::Usage(format!("--algorithm: {e}")))?;
         let mut player = PlayerOptions::preset(&self.preset, algorithm)
-            .map_err(|e| CliError::Usage(format!("--preset: {e}")))?;
+            .map_err(|e| CliError::Usage(format!("--preset: {e}")))?
+            .with_selectivity(self.selectivity)
+            .map_err(|e| CliError::Usage(format!("--selectivity: {e}")))?;
         player.parallel = self.parallel_args.build()?;
         player.eval = parse_eval("--eval", &self.eval)?;
         if !(1..=MAX_DEPTH).contains(&self.depth) {

@@ -5,9 +5,10 @@ use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
 
 use clap::Args;
+use prune_othello::midgame::Selectivity;
 use prune_othello::{Color, Move, OthelloEval, Position};
 use prune_play::record::color_name;
-use prune_play::{ggf, Thought};
+use prune_play::{ggf, MidgameEngine, Thought, FAST};
 use prune_play::{Agent, Budget, Clock, EnginePlayer, GameRecord, PlayerOptions, TimeControl};
 use prune_search::{Algorithm, Game, Parallel};
 
@@ -24,12 +25,14 @@ pub struct PlayArgs {
     /// can finish in time, else searches with the threat-counting evaluation).
     #[arg(long, short, default_value = "othello")]
     pub game: String,
-    /// Who plays black (who moves first; `X` in Connect Four, also `--x`): `human` or a preset
-    /// (`prune presets` lists them; `engine` is `full`).
+    /// Who plays black (who moves first; `X` in Connect Four, also `--x`): `human`, `engine`
+    /// (the game's strongest: Othello's fast midgame search, Connect Four's `full` preset),
+    /// `fast` (Othello's fast midgame search) or a preset of the generic search (`prune
+    /// presets` lists them).
     #[arg(long, visible_alias = "x", default_value = "human")]
     pub black: String,
-    /// Who plays white (second; `O` in Connect Four, also `--o`): `human` or a preset.
-    #[arg(long, visible_alias = "o", default_value = "full")]
+    /// Who plays white (second; `O` in Connect Four, also `--o`): as `--black`.
+    #[arg(long, visible_alias = "o", default_value = "engine")]
     pub white: String,
     /// The time control of both sides: SECONDS[+INCREMENT] per game (a clock, such as `300`
     /// or `60+1`), `move:MS` (a fixed time per move) or `depth:N` (a fixed search depth).
@@ -46,6 +49,10 @@ pub struct PlayArgs {
     /// evaluation) or a weights file written by `prune train`.
     #[arg(long, value_name = "EVAL", default_value = "pattern")]
     pub eval: String,
+    /// The fast search's forward pruning for the engines that use it: off, or ProbCut's margin
+    /// in deviations such as 1.0, 1.5, 2.0 or 2.6 (see `prune lab probcut`).
+    #[arg(long, value_name = "LEVEL", default_value = "off")]
+    pub selectivity: Selectivity,
     /// Threads and parallel scheme of the engines.
     #[command(flatten)]
     pub parallel_args: ParallelArgs,
@@ -83,12 +90,23 @@ fn side(
     algorithm: Algorithm,
     parallel: Parallel,
     eval: &OthelloEval,
+    selectivity: Selectivity,
 ) -> Result<Side, CliError> {
     if spec.eq_ignore_ascii_case("human") {
         return Ok(Side::Human);
     }
+    let spec = if spec.trim().eq_ignore_ascii_case("engine") {
+        FAST
+    } else {
+        spec
+    };
     let mut options = PlayerOptions::preset(spec, algorithm)
         .map_err(|e| CliError::Usage(format!("'{spec}' is neither human nor a preset: {e}")))?;
+    if options.engine == MidgameEngine::Fast {
+        options = options
+            .with_selectivity(selectivity)
+            .map_err(|e| CliError::Usage(format!("--selectivity: {e}")))?;
+    }
     options.parallel = parallel;
     options.eval = eval.clone();
     let engine = EnginePlayer::new(options).map_err(|e| CliError::Usage(e.to_string()))?;
@@ -118,8 +136,8 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
     let eval = parse_eval("--eval", &args.eval)?;
     let start = parse_position(args.position.as_deref(), Position::START)?;
     let sides = [
-        side(&args.black, algorithm, parallel, &eval)?,
-        side(&args.white, algorithm, parallel, &eval)?,
+        side(&args.black, algorithm, parallel, &eval, args.selectivity)?,
+        side(&args.white, algorithm, parallel, &eval, args.selectivity)?,
     ];
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
@@ -129,7 +147,6 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
         clocks: [Clock::new(control); 2],
         control,
         helper: None,
-        algorithm,
         parallel,
     };
     table
@@ -145,7 +162,6 @@ struct Table {
     control: TimeControl,
     /// The engine that gives hints in games without one (made on the first `hint`).
     helper: Option<EnginePlayer>,
-    algorithm: Algorithm,
     parallel: Parallel,
 }
 
@@ -271,7 +287,7 @@ impl Table {
         Ok(())
     }
 
-    /// Asks an engine (the opponent engine, or a `full` one) for the side to move's best move.
+    /// Asks an engine (the opponent engine, or a `fast` one) for the side to move's best move.
     fn hint(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
         let position = *self.game.current();
         let budget = match self.control {
@@ -291,14 +307,13 @@ impl Table {
             Some(e) => e,
             None => {
                 if self.helper.is_none() {
-                    // The full preset with the engines' algorithm, or NegaScout where they do
-                    // not fit (minimax takes no table).
-                    let made = PlayerOptions::preset("full", self.algorithm)
-                        .or_else(|_| PlayerOptions::preset("full", Algorithm::NegaScout))
-                        .and_then(|mut options| {
+                    // The fast midgame search.
+                    let made = PlayerOptions::preset(FAST, Algorithm::NegaScout).and_then(
+                        |mut options| {
                             options.parallel = self.parallel;
                             EnginePlayer::new(options)
-                        });
+                        },
+                    );
                     match made {
                         Ok(engine) => self.helper = Some(engine),
                         Err(e) => return writeln!(out, "error: no engine for hints: {e}"),

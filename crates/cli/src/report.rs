@@ -38,6 +38,7 @@ pub fn counter_rows(c: &Counters) -> Vec<(&'static str, String)> {
         ("killer cutoffs", c.killer_cutoffs),
         ("ordering nodes", c.ordering_nodes),
         ("split points", c.splits),
+        ("forward-pruning cuts", c.forward_cuts),
     ];
     rows.extend(
         ordering

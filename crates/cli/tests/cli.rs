@@ -342,6 +342,87 @@ fn othello_search_gives_a_legal_opening_move() {
 }
 
 #[test]
+fn othello_searches_with_the_fast_engine_unless_the_search_is_configured() {
+    // After f5 d6 c3.
+    let position = "------------------X--------XX------OXX-----O-------------------- O";
+    let fast = json(&[
+        "search",
+        "--game",
+        "othello",
+        "--position",
+        position,
+        "--depth",
+        "6",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(fast["engine"], "fast");
+    assert_eq!(fast["algorithm"], "negascout");
+    assert!(fast["config"].is_null());
+    let generic = json(&[
+        "search",
+        "--game",
+        "othello",
+        "--position",
+        position,
+        "--depth",
+        "6",
+        "--preset",
+        "full",
+        "--json",
+    ]);
+    assert_eq!(generic["engine"], "generic");
+    // The same tree: the same value at a fixed depth.
+    assert_eq!(fast["score"], generic["score"]);
+    assert_eq!(fast["pv"].as_array().unwrap().len(), 6);
+    let selective = json(&[
+        "search",
+        "--game",
+        "othello",
+        "--depth",
+        "6",
+        "--selectivity",
+        "1.5",
+        "--json",
+    ]);
+    let list = selective["enhancements"].to_string();
+    assert!(list.contains("probcut 1.5"), "{list}");
+    for (args, needle) in [
+        (
+            &[
+                "search", "--game", "othello", "--engine", "fast", "--preset", "full",
+            ][..],
+            "--preset full",
+        ),
+        (
+            &[
+                "search",
+                "--game",
+                "othello",
+                "--preset",
+                "full",
+                "--selectivity",
+                "2",
+            ][..],
+            "--selectivity",
+        ),
+        (
+            &["search", "--game", "connect4", "--engine", "fast"][..],
+            "only othello",
+        ),
+        (
+            &["search", "--game", "othello", "--selectivity", "lots"][..],
+            "'lots'",
+        ),
+    ] {
+        let o = prune(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
 fn presets_are_listed_as_a_table_and_as_json() {
     let o = prune(&["presets"]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -561,11 +642,12 @@ fn lab_lists_its_experiments() {
         "algorithms",
         "parallel",
         "connect4",
+        "probcut",
     ] {
         assert!(stdout(&o).contains(name), "{name}");
     }
     let list = json(&["lab", "list", "--json"]);
-    assert_eq!(list.as_array().unwrap().len(), 7);
+    assert_eq!(list.as_array().unwrap().len(), 8);
     assert_eq!(list[0]["name"], "nodes");
 }
 

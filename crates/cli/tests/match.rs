@@ -464,3 +464,64 @@ fn bad_engine_options_are_usage_errors() {
     ];
     assert_usage_errors(cases);
 }
+
+#[test]
+fn games_played_in_parallel_are_the_sequential_games() {
+    // At a fixed depth the games do not depend on timing: two jobs play the same games, in
+    // the same order, as one.
+    let args = |jobs: &str| {
+        json(&[
+            "match", "--a", "fast", "--b", "full", "--games", "6", "--depth", "3", "--jobs", jobs,
+            "--json",
+        ])
+    };
+    let (one, two) = (args("1"), args("2"));
+    let moves = |v: &Value| -> Vec<String> {
+        v["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["moves"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(moves(&one), moves(&two));
+    assert_eq!(one["results"], two["results"]);
+    assert_eq!(one["a"]["preset"], "fast");
+}
+
+#[test]
+fn selectivity_is_the_fast_players_only() {
+    let o = prune(&[
+        "match",
+        "--a",
+        "full",
+        "--a-selectivity",
+        "2.0",
+        "--b",
+        "fast",
+        "--games",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("fast midgame search"), "{}", stderr(&o));
+    let v = json(&[
+        "match",
+        "--a",
+        "fast",
+        "--a-selectivity",
+        "1.5",
+        "--b",
+        "fast",
+        "--games",
+        "2",
+        "--depth",
+        "4",
+        "--json",
+    ]);
+    assert_eq!(count(&v["results"]["games"]), 2);
+    assert!(
+        v["a"]["name"].as_str().unwrap().contains("selectivity 1.5"),
+        "{}",
+        v["a"]
+    );
+}

@@ -49,8 +49,11 @@ pub struct LabOptions {
     pub presets: Vec<String>,
     /// Searches run at once (at least 1; 0 means 1).
     pub jobs: usize,
-    /// `killers`: how many games (openings) per configuration.
+    /// `killers`: how many games (openings) per configuration; `probcut`: match games per
+    /// selectivity level.
     pub games: Option<usize>,
+    /// `probcut`: the matches' time per move, in milliseconds.
+    pub time_per_move: Option<u64>,
     /// `killers`: the slot counts to compare.
     pub slots: Option<Vec<usize>>,
     /// `minimal-tree`: the trees' width.

@@ -1,6 +1,6 @@
 //! The Othello positions an experiment runs on: a built-in suite or a user's OBF file.
 
-use prune_othello::{load_suite_or_file, Position};
+use prune_othello::{load_suite_or_file, Move, Position};
 
 use crate::LabError;
 
@@ -11,6 +11,8 @@ pub struct LabPosition {
     pub name: String,
     /// The position.
     pub position: Position,
+    /// The exact final scores of moves the file lists (none for most files).
+    pub scores: Vec<(Move, i32)>,
 }
 
 /// A set of positions and where it came from.
@@ -62,6 +64,7 @@ pub fn load_positions(source: &str) -> Result<PositionSet, LabError> {
             .map(|p| LabPosition {
                 name: loaded.label(p.number),
                 position: p.entry.position,
+                scores: p.entry.moves.clone(),
             })
             .collect(),
     })

@@ -217,6 +217,9 @@ impl Table {
 pub struct Report {
     /// The experiment's name (`nodes`).
     pub experiment: String,
+    /// Files the experiment makes beside its tables (name and contents), such as fitted
+    /// parameters; written into the report folder.
+    pub files: Vec<(String, String)>,
     /// The report's title.
     pub title: String,
     /// What the experiment reproduces, with its source.
@@ -322,7 +325,7 @@ impl Report {
     }
 
     /// Writes the report folder `dir` (created if needed): `report.md`, `report.json`, one
-    /// `NAME.csv` per table and one `NAME.svg` per plot. Returns the files written.
+    /// `NAME.csv` per table, one `NAME.svg` per plot and the experiment's own files. Returns the files written.
     pub fn write(&self, dir: &Path) -> Result<Vec<PathBuf>, LabError> {
         fs::create_dir_all(dir).map_err(|e| LabError::io(dir, e))?;
         let mut written = Vec::new();
@@ -340,6 +343,9 @@ impl Report {
         }
         for plot in &self.plots {
             put(format!("{}.svg", plot.name), render_svg(plot)?)?;
+        }
+        for (name, contents) in &self.files {
+            put(name.clone(), contents.clone())?;
         }
         Ok(written)
     }

@@ -26,5 +26,5 @@ pub mod player;
 pub mod record;
 
 pub use clock::{Budget, Clock, TimeControl, TimeControlError};
-pub use player::{Agent, AgentError, EnginePlayer, PlayerOptions, Thought};
+pub use player::{Agent, AgentError, EnginePlayer, MidgameEngine, PlayerOptions, Thought, FAST};
 pub use record::{GameRecord, RecordError};

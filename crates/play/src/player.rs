@@ -4,12 +4,14 @@
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::mpsc;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use prune_othello::endgame::EndgameSolver;
+use prune_othello::midgame::{MidgameSearch, ProbCutParams, Selectivity};
 use prune_othello::{Move, Ordered, OthelloEval, Position, StaticOrdering};
 use prune_search::{Algorithm, ConfigError, Engine, Game, Parallel, Preset, Score};
-use prune_search::{SearchConfig, SearchLimits};
+use prune_search::{SearchConfig, SearchLimits, SearchResult};
 
 use crate::{Budget, GameRecord};
 
@@ -56,12 +58,30 @@ pub trait Agent {
     fn choose(&mut self, game: &GameRecord, budget: &Budget) -> Result<Thought, AgentError>;
 }
 
+/// The name of the fast midgame search among the presets of [`PlayerOptions::preset`].
+pub const FAST: &str = "fast";
+
+/// The fast midgame search's table, in MiB (as the `full` preset's).
+const FAST_TT_MIB: usize = 64;
+
+/// Which midgame search a player uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MidgameEngine {
+    /// Othello's own fast search ([`MidgameSearch`]).
+    Fast,
+    /// The generic search of `prune-search` with [`PlayerOptions::config`].
+    Generic,
+}
+
 /// How the engine player searches.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlayerOptions {
     /// The name shown in results.
     pub name: String,
-    /// The midgame search (iterative deepening is turned on when a move has a time limit).
+    /// The midgame search.
+    pub engine: MidgameEngine,
+    /// The generic midgame search's configuration (iterative deepening is turned on when a
+    /// move has a time limit); unused by the fast search.
     pub config: SearchConfig,
     /// Threads and scheme of the midgame search and the endgame solver.
     pub parallel: Parallel,
@@ -71,21 +91,65 @@ pub struct PlayerOptions {
     pub solve_tt_mib: usize,
     /// The evaluation of the midgame search (and of the solver's move-ordering pass).
     pub eval: OthelloEval,
+    /// The fast midgame search's forward pruning (ProbCut; by default off).
+    pub selectivity: Selectivity,
+    /// ProbCut's parameters (`None`: the built-in ones).
+    pub probcut: Option<Arc<ProbCutParams>>,
 }
 
 impl PlayerOptions {
-    /// The options of the preset `name` (see [`prune_search::PRESETS`]) with `algorithm`, on one
-    /// thread, with endgame solving.
+    /// The options of the preset `name` with `algorithm`, on one thread, with endgame solving:
+    /// [`FAST`] (`fast`) is Othello's fast midgame search (NegaScout; `algorithm` is not used),
+    /// any other name a preset of the generic search (see [`prune_search::PRESETS`]).
     pub fn preset(name: &str, algorithm: Algorithm) -> Result<PlayerOptions, ConfigError> {
-        let preset = Preset::find(name)?;
+        if name.trim().eq_ignore_ascii_case(FAST) {
+            return Ok(PlayerOptions {
+                name: FAST.to_string(),
+                engine: MidgameEngine::Fast,
+                config: Preset::find("full")?.config(Algorithm::NegaScout)?,
+                parallel: Parallel::SEQUENTIAL,
+                endgame: true,
+                solve_tt_mib: 16,
+                eval: OthelloEval::default(),
+                selectivity: Selectivity::Off,
+                probcut: None,
+            });
+        }
+        let preset = Preset::find(name).map_err(|e| match e {
+            ConfigError::Invalid(text) => ConfigError::Invalid(format!("{text}, or {FAST}")),
+            e => e,
+        })?;
         Ok(PlayerOptions {
             name: preset.name.to_string(),
+            engine: MidgameEngine::Generic,
             config: preset.config(algorithm)?,
             parallel: Parallel::SEQUENTIAL,
             endgame: true,
             solve_tt_mib: 16,
             eval: OthelloEval::default(),
+            selectivity: Selectivity::Off,
+            probcut: None,
         })
+    }
+}
+
+impl PlayerOptions {
+    /// These options with the fast search's forward pruning at `selectivity` (named in the
+    /// player's name unless off); an error for the generic search, which has none.
+    pub fn with_selectivity(mut self, selectivity: Selectivity) -> Result<Self, ConfigError> {
+        if selectivity == Selectivity::Off {
+            return Ok(self);
+        }
+        if self.engine != MidgameEngine::Fast {
+            return Err(ConfigError::Invalid(format!(
+                "selectivity {selectivity} is the fast midgame search's (ProbCut); the preset \
+                 '{}' searches with the generic search",
+                self.name
+            )));
+        }
+        self.selectivity = selectivity;
+        self.name = format!("{} (selectivity {selectivity})", self.name);
+        Ok(self)
     }
 }
 
@@ -103,11 +167,17 @@ pub fn expected_solve_time(empties: u32) -> Duration {
     SOLVE_BASE.mul_f64(SOLVE_GROWTH.powf(exponent).min(1e9))
 }
 
+/// The midgame search of a player.
+enum Midgame {
+    Fast(Box<MidgameSearch>),
+    Generic(Box<Engine<Position>>),
+}
+
 /// prune's engine as a player: iterative deepening within the move's time, and an exact solve
 /// of the endgame when the empties allow it.
 pub struct EnginePlayer {
     options: PlayerOptions,
-    engine: Engine<Position>,
+    midgame: Midgame,
     solver: EndgameSolver,
     eval: Ordered<OthelloEval>,
 }
@@ -121,14 +191,29 @@ impl EnginePlayer {
         // A move with a time limit needs iterative deepening; a depth-limited one is the same
         // search either way, so turn it on once.
         options.config.iterative_deepening = true;
-        let engine = Engine::with_parallel(options.config, options.parallel)?;
+        let midgame = match options.engine {
+            MidgameEngine::Fast => {
+                let mut search = MidgameSearch::new(FAST_TT_MIB).map_err(ConfigError::Memory)?;
+                search.set_eval(options.eval.clone());
+                search.set_threads(options.parallel.threads);
+                if let Some(params) = &options.probcut {
+                    search.set_probcut_params(params.clone());
+                }
+                search.set_selectivity(options.selectivity);
+                Midgame::Fast(Box::new(search))
+            }
+            MidgameEngine::Generic => Midgame::Generic(Box::new(Engine::with_parallel(
+                options.config,
+                options.parallel,
+            )?)),
+        };
         let eval = Ordered {
             eval: options.eval.clone(),
             ordering: StaticOrdering::default(),
         };
         Ok(EnginePlayer {
             options,
-            engine,
+            midgame,
             solver,
             eval,
         })
@@ -173,10 +258,12 @@ impl EnginePlayer {
             nodes: None,
             time,
         };
-        let r = self
-            .engine
-            .search(position, &self.eval, &limits)
-            .expect("the limits always have a depth or a time");
+        let r: SearchResult<Move> = match &mut self.midgame {
+            Midgame::Fast(search) => search.search(position, &limits),
+            Midgame::Generic(engine) => engine
+                .search(position, &self.eval, &limits)
+                .expect("the limits always have a depth or a time"),
+        };
         let mv = r.best_move.unwrap_or(moves[0]);
         Thought {
             mv,
@@ -256,7 +343,10 @@ impl Agent for EnginePlayer {
     }
 
     fn new_game(&mut self) {
-        self.engine.clear();
+        match &mut self.midgame {
+            Midgame::Fast(search) => search.clear(),
+            Midgame::Generic(engine) => engine.clear(),
+        }
         self.solver.clear();
     }
 
@@ -311,6 +401,22 @@ mod tests {
         assert!(t.depth >= 1);
         let d = p.think(&Position::START, &Budget::depth(3));
         assert_eq!(d.depth, 3);
+    }
+
+    #[test]
+    fn the_fast_search_plays_the_full_presets_value_at_a_fixed_depth() {
+        let mut fast = player(FAST);
+        let mut full = player("full");
+        let mut game = GameRecord::default();
+        for mv in ["f5", "d6", "c3", "d3", "c4"] {
+            game.play(mv.parse().unwrap()).unwrap();
+        }
+        let a = fast.think(game.current(), &Budget::depth(6));
+        let b = full.think(game.current(), &Budget::depth(6));
+        assert_eq!((a.eval, a.depth), (b.eval, b.depth));
+        assert!(game.current().is_legal(a.mv));
+        let t = fast.think(game.current(), &Budget::time(Duration::from_millis(50)));
+        assert!(game.current().is_legal(t.mv) && t.depth >= 1 && !t.exact);
     }
 
     #[test]

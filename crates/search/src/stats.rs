@@ -43,6 +43,10 @@ pub struct Counters {
     /// Split points: nodes whose younger brothers were shared out among threads.
     #[serde(default)]
     pub splits: u64,
+    /// Nodes ended by forward pruning (ProbCut): a shallow search predicted the deep one's
+    /// bound.
+    #[serde(default)]
+    pub forward_cuts: u64,
 }
 
 impl Counters {
@@ -70,6 +74,7 @@ impl Counters {
             killer_cutoffs: self.killer_cutoffs - earlier.killer_cutoffs,
             ordering_nodes: self.ordering_nodes - earlier.ordering_nodes,
             splits: self.splits - earlier.splits,
+            forward_cuts: self.forward_cuts - earlier.forward_cuts,
         }
     }
 }
@@ -90,6 +95,7 @@ impl AddAssign for Counters {
         self.killer_cutoffs += o.killer_cutoffs;
         self.ordering_nodes += o.ordering_nodes;
         self.splits += o.splits;
+        self.forward_cuts += o.forward_cuts;
     }
 }
 

@@ -334,6 +334,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
 
     Ok(Report {
         experiment: "ablation".into(),
+        files: Vec::new(),
         title: "Ablation: each enhancement alone and stacked".into(),
         reproduces: format!(
             "Each enhancement of the alpha-beta family alone, and the cumulative stack in the \

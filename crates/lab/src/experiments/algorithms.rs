@@ -162,6 +162,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
 
     Ok(Report {
         experiment: "algorithms".into(),
+        files: Vec::new(),
         title: "Every algorithm side by side".into(),
         reproduces: "Minimax, negamax, alpha-beta fail-hard and fail-soft, Scout, NegaScout and \
                      MTD(f) on the same positions at fixed depth: nodes, time, the effective \

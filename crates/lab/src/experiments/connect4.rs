@@ -565,6 +565,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
         .collect();
     Ok(Report {
         experiment: "connect4".into(),
+        files: Vec::new(),
         title: "Solving Connect 4, step by step, on Pons's test sets".into(),
         reproduces: "Reproduces the progression of Pascal Pons's tutorial \"Solving Connect 4: \
                      how to build a perfect AI\" (parts 3 to 12) on his test sets: each step of \

@@ -290,6 +290,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
 
     Ok(Report {
         experiment: "killers".into(),
+        files: Vec::new(),
         title: "The killer-slot experiment".into(),
         reproduces: format!(
             "Complete self-play games in which both sides search to a fixed depth with \

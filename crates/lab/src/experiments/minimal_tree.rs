@@ -217,6 +217,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
 
     Ok(Report {
         experiment: "minimal-tree".into(),
+        files: Vec::new(),
         title: "The Knuth-Moore minimal tree".into(),
         reproduces: "Knuth and Moore (1975): on a uniform tree of width w and depth d with the \
                      best move always first, alpha-beta evaluates exactly w^ceil(d/2) + \

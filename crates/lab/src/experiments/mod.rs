@@ -9,6 +9,7 @@ mod killers;
 mod minimal_tree;
 mod nodes;
 mod parallel;
+mod probcut;
 
 use std::ops::RangeInclusive;
 use std::time::Duration;
@@ -105,6 +106,17 @@ pub const EXPERIMENTS: &[ExperimentInfo] = &[
         options: &["positions", "sets", "node-limit", "data"],
         run: connect4::run,
     },
+    ExperimentInfo {
+        name: "probcut",
+        reproduces: "Buro's Multi-ProbCut for Othello's fast midgame search: the regression of \
+                     deep on shallow search values fitted per band of empties and depth pair \
+                     on self-play positions (written as probcut.txt), then each selectivity \
+                     level's nodes and error (against full width and the exact scores), and \
+                     matches of each level against full width at equal time per move.",
+        defaults: probcut::DEFAULTS,
+        options: &["positions", "depths", "games", "time-per-move"],
+        run: probcut::run,
+    },
 ];
 
 /// Runs the experiment called `name` with `options`, reporting progress to `progress`.
@@ -131,6 +143,7 @@ fn check_options(info: &ExperimentInfo, o: &LabOptions) -> Result<(), LabError> 
         ("depths", o.depths.is_some()),
         ("preset", !o.presets.is_empty()),
         ("games", o.games.is_some()),
+        ("time-per-move", o.time_per_move.is_some()),
         ("slots", o.slots.is_some()),
         ("width", o.width.is_some()),
         ("trees", o.trees.is_some()),

@@ -170,6 +170,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
 
     Ok(Report {
         experiment: "nodes".into(),
+        files: Vec::new(),
         title: "Nodes searched by nega-alpha, Scout and NegaScout".into(),
         reproduces: "Reproduces the classic comparison of nega-alpha (fail-soft alpha-beta), \
                      Pearl's Scout and NegaScout by nodes searched at fixed depths on the FFO \

@@ -263,6 +263,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
 
     Ok(Report {
         experiment: "parallel".into(),
+        files: Vec::new(),
         title: "Parallel search: speed-up and node overhead".into(),
         reproduces: format!(
             "Each parallel scheme (YBWC, PV splitting, Lazy SMP) against one thread: exact \

@@ -31,9 +31,13 @@ use crate::eval::HandEval;
 use crate::{Move, OthelloEval, Position, Square};
 
 pub(crate) mod leaf;
+pub mod probcut;
 pub(crate) mod search;
 
+use std::sync::Arc;
+
 use leaf::Leaf;
+pub use probcut::{ProbCutParams, Selectivity};
 use search::{Child, Mid, Stop, EVAL_ORDER_DEPTH, MAX_MOVES};
 
 /// The square number standing for a pass in a root move list.
@@ -46,6 +50,8 @@ pub struct MidgameSearch {
     eval: OthelloEval,
     isa: Isa,
     threads: usize,
+    selectivity: Selectivity,
+    probcut: Arc<ProbCutParams>,
 }
 
 impl MidgameSearch {
@@ -57,7 +63,30 @@ impl MidgameSearch {
             eval: OthelloEval::default(),
             isa: Isa::best(),
             threads: 1,
+            selectivity: Selectivity::Off,
+            probcut: ProbCutParams::builtin(),
         })
+    }
+
+    /// Prunes forward with ProbCut at this confidence from now on (by default
+    /// [`Selectivity::Off`], the full-width search); forgets the table, whose bounds were
+    /// found with another selectivity.
+    pub fn set_selectivity(&mut self, selectivity: Selectivity) {
+        if selectivity != self.selectivity {
+            self.tt.clear();
+        }
+        self.selectivity = selectivity;
+    }
+
+    /// The selectivity.
+    pub fn selectivity(&self) -> Selectivity {
+        self.selectivity
+    }
+
+    /// ProbCut's parameters from now on (by default the built-in ones).
+    pub fn set_probcut_params(&mut self, params: Arc<ProbCutParams>) {
+        self.probcut = params;
+        self.tt.clear();
     }
 
     /// Searches with `threads` threads from now on (at least 1; by default 1): Lazy SMP, the
@@ -190,6 +219,10 @@ impl MidgameSearch {
                 flags,
                 next_check: 0,
                 stopped: false,
+            },
+            probcut: match self.selectivity {
+                Selectivity::Off => None,
+                Selectivity::Sigma(t) => Some((&*self.probcut, t)),
             },
         };
         let mut result = SearchResult {

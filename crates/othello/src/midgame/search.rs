@@ -12,6 +12,7 @@ use std::time::Instant;
 use prune_search::{Counters, Score, TranspositionTable};
 
 use super::leaf::Leaf;
+use super::probcut::{self, ProbCutParams};
 use crate::board::bitboard_hash;
 use crate::endgame::isa::Kernel;
 use crate::{Board, Move, Square};
@@ -72,6 +73,8 @@ pub(crate) struct Mid<'a, L: Leaf> {
     /// Leaves evaluated at the horizon (not finished games).
     pub(super) horizon_leaves: u64,
     pub(super) stop: Stop<'a>,
+    /// ProbCut's parameters and margin (in deviations), if the search is selective.
+    pub(super) probcut: Option<(&'a ProbCutParams, f64)>,
 }
 
 /// A move of a node's list: the square, the discs it flips and its ordering key (larger
@@ -229,6 +232,11 @@ impl<L: Leaf> Mid<'_, L> {
                 table_move = e.best_move.and_then(Move::square).map(|s| s.index() as u32);
             }
         }
+        if !pv && depth >= probcut::MIN_DEPTH {
+            if let Some(v) = self.probcut(k, p, o, s, us, depth, alpha, beta) {
+                return v;
+            }
+        }
         let mut list = [Child::default(); MAX_MOVES];
         let n = self.children(k, p, o, s, us, moves, depth, table_move, &mut list);
         let mut best = -Score::INFINITY.raw();
@@ -298,6 +306,50 @@ impl<L: Leaf> Mid<'_, L> {
             );
         }
         best
+    }
+
+    /// Multi-ProbCut at a null-window node of `depth` plies (see [`probcut`]): the bound the
+    /// shallow searches predict with the search's confidence, if they predict one.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn probcut<K: Kernel>(
+        &mut self,
+        k: K,
+        p: u64,
+        o: u64,
+        s: &L::State,
+        us: bool,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        let (params, t) = self.probcut?;
+        // Only heuristic bounds: a proven result is never predicted.
+        if alpha.abs() >= Score::DECISIVE_RAW || beta.abs() >= Score::DECISIVE_RAW {
+            return None;
+        }
+        let empties = 64 - (p | o).count_ones();
+        let fit = params.get(empties, depth)?;
+        let shallow = probcut::shallow_depth(depth);
+        let margin = t * fit.sigma;
+        // Fails high if a·v + b - margin >= beta, that is v >= (beta - b + margin) / a.
+        let high = ((f64::from(beta) - fit.b + margin) / fit.a).ceil() as i32;
+        if high < Score::DECISIVE_RAW {
+            let v = self.value(k, p, o, s, us, shallow, high - 1, high, false);
+            if v >= high && !self.stop.stopped {
+                self.c.forward_cuts += 1;
+                return Some(beta);
+            }
+        }
+        let low = ((f64::from(alpha) - fit.b - margin) / fit.a).floor() as i32;
+        if low > -Score::DECISIVE_RAW {
+            let v = self.value(k, p, o, s, us, shallow, low, low + 1, false);
+            if v <= low && !self.stop.stopped {
+                self.c.forward_cuts += 1;
+                return Some(alpha);
+            }
+        }
+        None
     }
 
     /// A node one ply above the horizon: each move's position is evaluated in this loop (no
