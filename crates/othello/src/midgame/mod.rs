@@ -4,8 +4,10 @@
 //!
 //! It is NegaScout (principal variation search: null windows off the principal variation) with
 //! iterative deepening and a transposition table (the search crate's lock-free
-//! [`TranspositionTable`], its move tried first); the other moves are ordered by the
-//! evaluation of the position after them and fastest-first (fewest opponent replies). The
+//! [`TranspositionTable`], its move tried first, and from depth 4 the enhanced transposition
+//! cutoff, a child's stored bound refuting the node); the other moves are ordered by the
+//! evaluation of the position after them and fastest-first (fewest opponent replies, corners
+//! counted twice). The
 //! evaluation's pattern indices are carried along the moves ([`crate::pattern::PatternState`])
 //! instead of being read off the board at every leaf, and the last ply is evaluated in its
 //! parent's loop.

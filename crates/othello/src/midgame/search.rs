@@ -13,6 +13,7 @@ use prune_search::{Counters, Score, TranspositionTable};
 
 use super::leaf::Leaf;
 use super::probcut::{self, ProbCutParams};
+use crate::bitboard::CORNERS;
 use crate::board::bitboard_hash;
 use crate::endgame::isa::Kernel;
 use crate::{Board, Move, Square};
@@ -21,12 +22,17 @@ use crate::{Board, Move, Square};
 /// saves).
 pub(super) const TABLE_DEPTH: u32 = 3;
 
+/// From this depth up, a node first looks up its children in the table: a child's stored
+/// upper bound (of the same depth) may already refute the node (the enhanced transposition
+/// cutoff).
+pub(super) const ETC_DEPTH: u32 = 4;
+
 /// From this depth up, moves are ordered by the evaluation of the position after them (below,
 /// by fastest-first alone).
 pub(super) const EVAL_ORDER_DEPTH: u32 = 4;
 
-/// The weight of one legal reply of the opponent in the ordering key, in hundredths of a disc
-/// of the evaluation.
+/// The weight of one legal reply of the opponent (a corner counts twice) in the ordering key,
+/// in hundredths of a disc of the evaluation.
 pub(super) const MOBILITY_WEIGHT: i32 = 400;
 
 /// The most legal moves a position can have (one per empty square, and at least two discs).
@@ -170,7 +176,9 @@ impl<L: Leaf> Mid<'_, L> {
             };
             if first != Some(square) {
                 let (np, no) = child.after(p, o);
-                let replies = k.moves(np, no).count_ones() as i32;
+                // Fastest first: the opponent's replies, corners counted twice.
+                let replies = k.moves(np, no);
+                let replies = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
                 child.key = -MOBILITY_WEIGHT * replies;
                 if depth >= EVAL_ORDER_DEPTH {
                     let state = self.leaf.play(s, square, flips, us);
@@ -239,6 +247,19 @@ impl<L: Leaf> Mid<'_, L> {
         }
         let mut list = [Child::default(); MAX_MOVES];
         let n = self.children(k, p, o, s, us, moves, depth, table_move, &mut list);
+        if depth >= ETC_DEPTH {
+            for m in &list[..n] {
+                let (np, no) = m.after(p, o);
+                self.c.tt_probes += 1;
+                if let Some(e) = self.tt.probe(bitboard_hash(np, no)) {
+                    if e.depth == depth - 1 && -e.upper.raw() >= beta {
+                        self.c.tt_hits += 1;
+                        self.c.tt_cutoffs += 1;
+                        return -e.upper.raw();
+                    }
+                }
+            }
+        }
         let mut best = -Score::INFINITY.raw();
         let mut best_square = None;
         let mut a = alpha;
