@@ -40,6 +40,10 @@ pub struct LabArgs {
     /// probcut: the matches' milliseconds per move [default: 100].
     #[arg(long, value_name = "MS")]
     pub time_per_move: Option<u64>,
+    /// probcut: the self-play games whose positions the regression is fitted on [default:
+    /// 200].
+    #[arg(long, value_name = "N")]
+    pub fit_games: Option<usize>,
     /// killers: the killer slot counts, comma-separated.
     #[arg(long, value_delimiter = ',')]
     pub slots: Option<Vec<usize>>,
@@ -221,6 +225,7 @@ pub fn run(args: &LabArgs) -> Result<(), CliError> {
         jobs,
         games: args.games,
         time_per_move: args.time_per_move,
+        fit_games: args.fit_games,
         slots: args.slots.clone(),
         width: args.width,
         trees: args.trees,

@@ -7,7 +7,9 @@ use std::time::Duration;
 use clap::Args;
 use prune_othello::midgame::Selectivity;
 use prune_play::nboard::{NboardOptions, NboardSession, Reply, DEFAULT_DEPTH, MAX_DEPTH};
-use prune_play::PlayerOptions;
+use prune_play::{MidgameEngine, PlayerOptions};
+
+use crate::play_cmd::DEFAULT_SELECTIVITY;
 use prune_search::Algorithm;
 
 use crate::config_args::ParallelArgs;
@@ -36,9 +38,10 @@ pub struct NboardArgs {
     #[arg(long, value_name = "EVAL", default_value = "pattern")]
     pub eval: String,
     /// The fast search's forward pruning: off, or ProbCut's margin in deviations such as 1.0,
-    /// 1.5, 2.0 or 2.6 (see `prune lab probcut`).
-    #[arg(long, value_name = "LEVEL", default_value = "off")]
-    pub selectivity: Selectivity,
+    /// 1.5, 2.0 or 2.6 [default with `--preset fast`: 2.0, which played strongest at 100 ms per
+    /// move in `prune lab probcut`: docs/lab/probcut].
+    #[arg(long, value_name = "LEVEL")]
+    pub selectivity: Option<Selectivity>,
     /// Threads and parallel scheme.
     #[command(flatten)]
     pub parallel_args: ParallelArgs,
@@ -51,9 +54,15 @@ impl NboardArgs {
             .algorithm
             .parse()
             .map_err(|e| CliError::Usage(format!("--algorithm: {e}")))?;
-        let mut player = PlayerOptions::preset(&self.preset, algorithm)
-            .map_err(|e| CliError::Usage(format!("--preset: {e}")))?
-            .with_selectivity(self.selectivity)
+        let player = PlayerOptions::preset(&self.preset, algorithm)
+            .map_err(|e| CliError::Usage(format!("--preset: {e}")))?;
+        let selectivity = match (player.engine, self.selectivity) {
+            (MidgameEngine::Fast, None) => DEFAULT_SELECTIVITY,
+            (_, Some(s)) => s,
+            (MidgameEngine::Generic, None) => Selectivity::Off,
+        };
+        let mut player = player
+            .with_selectivity(selectivity)
             .map_err(|e| CliError::Usage(format!("--selectivity: {e}")))?;
         player.parallel = self.parallel_args.build()?;
         player.eval = parse_eval("--eval", &self.eval)?;

@@ -49,14 +49,19 @@ pub struct PlayArgs {
     /// evaluation) or a weights file written by `prune train`.
     #[arg(long, value_name = "EVAL", default_value = "pattern")]
     pub eval: String,
-    /// The fast search's forward pruning for the engines that use it: off, or ProbCut's margin
-    /// in deviations such as 1.0, 1.5, 2.0 or 2.6 (see `prune lab probcut`).
-    #[arg(long, value_name = "LEVEL", default_value = "off")]
-    pub selectivity: Selectivity,
+    /// The fast search's forward pruning (engines `engine` and `fast`, and hints): off, or
+    /// ProbCut's margin in deviations such as 1.0, 1.5, 2.0 or 2.6 [default: 2.0, which played
+    /// strongest at 100 ms per move in `prune lab probcut`: docs/lab/probcut].
+    #[arg(long, value_name = "LEVEL")]
+    pub selectivity: Option<Selectivity>,
     /// Threads and parallel scheme of the engines.
     #[command(flatten)]
     pub parallel_args: ParallelArgs,
 }
+
+/// The engines' forward pruning when `--selectivity` is not given: the level that played
+/// strongest at 100 ms per move in `prune lab probcut` (docs/lab/probcut).
+pub const DEFAULT_SELECTIVITY: Selectivity = Selectivity::Sigma(2.0);
 
 /// Who plays a side.
 enum Side {
@@ -90,7 +95,7 @@ fn side(
     algorithm: Algorithm,
     parallel: Parallel,
     eval: &OthelloEval,
-    selectivity: Selectivity,
+    selectivity: Option<Selectivity>,
 ) -> Result<Side, CliError> {
     if spec.eq_ignore_ascii_case("human") {
         return Ok(Side::Human);
@@ -102,10 +107,19 @@ fn side(
     };
     let mut options = PlayerOptions::preset(spec, algorithm)
         .map_err(|e| CliError::Usage(format!("'{spec}' is neither human nor a preset: {e}")))?;
-    if options.engine == MidgameEngine::Fast {
-        options = options
-            .with_selectivity(selectivity)
-            .map_err(|e| CliError::Usage(format!("--selectivity: {e}")))?;
+    match (options.engine, selectivity) {
+        (MidgameEngine::Fast, _) => {
+            options = options
+                .with_selectivity(selectivity.unwrap_or(DEFAULT_SELECTIVITY))
+                .map_err(|e| CliError::Usage(format!("--selectivity: {e}")))?;
+        }
+        (MidgameEngine::Generic, Some(s)) if s != Selectivity::Off => {
+            return Err(CliError::Usage(format!(
+                "--selectivity {s}: '{spec}' searches with the generic search, which has no \
+                 forward pruning (give engine or fast)"
+            )));
+        }
+        (MidgameEngine::Generic, _) => {}
     }
     options.parallel = parallel;
     options.eval = eval.clone();
@@ -148,6 +162,7 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
         control,
         helper: None,
         parallel,
+        selectivity: args.selectivity.unwrap_or(DEFAULT_SELECTIVITY),
     };
     table
         .play(&mut stdin.lock(), &mut stdout.lock())
@@ -163,6 +178,8 @@ struct Table {
     /// The engine that gives hints in games without one (made on the first `hint`).
     helper: Option<EnginePlayer>,
     parallel: Parallel,
+    /// The hint engine's forward pruning.
+    selectivity: Selectivity,
 }
 
 /// What a human typed.
@@ -308,12 +325,12 @@ impl Table {
             None => {
                 if self.helper.is_none() {
                     // The fast midgame search.
-                    let made = PlayerOptions::preset(FAST, Algorithm::NegaScout).and_then(
-                        |mut options| {
+                    let made = PlayerOptions::preset(FAST, Algorithm::NegaScout)
+                        .and_then(|options| options.with_selectivity(self.selectivity))
+                        .and_then(|mut options| {
                             options.parallel = self.parallel;
                             EnginePlayer::new(options)
-                        },
-                    );
+                        });
                     match made {
                         Ok(engine) => self.helper = Some(engine),
                         Err(e) => return writeln!(out, "error: no engine for hints: {e}"),

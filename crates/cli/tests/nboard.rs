@@ -132,7 +132,7 @@ fn a_gui_session_sets_a_game_asks_for_moves_and_hints() {
     engine.send(&format!("set game {GAME}"));
     let before = engine.sync(1);
     assert!(
-        before.contains(&"set myname prune-full-d4".to_string()),
+        before.contains(&"set myname prune-fast-selectivity-2.0-d4".to_string()),
         "{before:?}"
     );
 
@@ -249,7 +249,10 @@ fn bad_lines_get_diagnostics_and_the_engine_keeps_going() {
             .filter(|l| l.starts_with("set myname"))
             .copied()
             .collect::<Vec<_>>(),
-        ["set myname prune-full-d12", "set myname prune-full-d3"],
+        [
+            "set myname prune-fast-selectivity-2.0-d12",
+            "set myname prune-fast-selectivity-2.0-d3"
+        ],
         "{out}"
     );
     // The game set last (bad lines in between changed nothing) is the one hinted.
@@ -278,7 +281,10 @@ fn a_time_per_move_engine_answers() {
     let o = run_script(&["--time-per-move", "50", "--threads", "1"], &script);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(out.contains("set myname prune-full-50ms"), "{out}");
+    assert!(
+        out.contains("set myname prune-fast-selectivity-2.0-50ms"),
+        "{out}"
+    );
     let answer = out
         .lines()
         .find_map(|l| l.strip_prefix("=== "))

@@ -54,6 +54,8 @@ pub struct LabOptions {
     pub games: Option<usize>,
     /// `probcut`: the matches' time per move, in milliseconds.
     pub time_per_move: Option<u64>,
+    /// `probcut`: the self-play games the fit's positions come from.
+    pub fit_games: Option<usize>,
     /// `killers`: the slot counts to compare.
     pub slots: Option<Vec<usize>>,
     /// `minimal-tree`: the trees' width.

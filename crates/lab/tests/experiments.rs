@@ -64,6 +64,13 @@ fn tiny(experiment: &str, jobs: usize) -> LabOptions {
             o.per_set = Some(5);
             o.node_limit = Some(Some(CONNECT4_LIMIT));
         }
+        "probcut" => {
+            o.positions = Some(ffo(2));
+            o.depths = Some(3..=4);
+            o.fit_games = Some(12);
+            o.games = Some(2);
+            o.time_per_move = Some(2);
+        }
         other => panic!("no tiny settings for {other}"),
     }
     o

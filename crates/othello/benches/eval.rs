@@ -45,6 +45,50 @@ fn bench_eval(c: &mut Criterion) {
         })
     });
     group.finish();
+
+    // The midgame search's case: a leaf reached by a move from its parent. From scratch, the
+    // child's board is evaluated; incrementally, the parent's pattern state is moved on by the
+    // move and read.
+    let parents: Vec<(Board, u64, u64)> = boards
+        .iter()
+        .map(|b| (*b, b.player(), b.opponent()))
+        .collect();
+    let children: Vec<(Board, u32, u64)> = parents
+        .iter()
+        .flat_map(|&(b, _, _)| {
+            squares(b.moves()).map(move |s| (b, u32::from(s.index()), b.flips(s)))
+        })
+        .collect();
+    let states: Vec<_> = children
+        .iter()
+        .map(|(b, _, _)| pattern.state(b.player(), b.opponent()))
+        .collect();
+    let mut leaves = c.benchmark_group("leaf");
+    leaves.throughput(Throughput::Elements(children.len() as u64));
+    leaves.bench_function("pattern from scratch", |bench| {
+        bench.iter(|| {
+            children
+                .iter()
+                .map(|&(b, s, _)| {
+                    let child = b.play_unchecked(prune_othello::Square::new(s as u8).unwrap());
+                    pattern.evaluate_board(black_box(&child))
+                })
+                .fold(0i32, i32::wrapping_add)
+        })
+    });
+    leaves.bench_function("pattern incremental", |bench| {
+        bench.iter(|| {
+            children
+                .iter()
+                .zip(&states)
+                .map(|(&(b, s, flips), state)| {
+                    let next = pattern.play_state(black_box(state), s, flips, true);
+                    pattern.evaluate_state(&next, b.empty_count() - 1, false)
+                })
+                .fold(0i32, i32::wrapping_add)
+        })
+    });
+    leaves.finish();
 }
 
 /// The benchmark group, in a private module (criterion's macro defines a public function that

@@ -153,7 +153,15 @@ impl NboardSession {
     /// The engine's name for the GUI: `prune-<preset>-d<depth>`, or `prune-<preset>-<ms>ms`
     /// with a time per move.
     pub fn name(&self) -> String {
-        let preset = &self.player.options().name;
+        // One token: `fast (selectivity 2.0)` reads `fast-selectivity-2.0`.
+        let preset: String = self
+            .player
+            .options()
+            .name
+            .split(|c: char| c.is_whitespace() || c == '(' || c == ')')
+            .filter(|w| !w.is_empty())
+            .collect::<Vec<_>>()
+            .join("-");
         match self.time_per_move {
             Some(t) => format!("prune-{preset}-{}ms", t.as_millis()),
             None => format!("prune-{preset}-d{}", self.depth),

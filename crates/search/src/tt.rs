@@ -209,6 +209,12 @@ impl<M: MoveBits> TranspositionTable<M> {
         Self::with_entries(bytes / std::mem::size_of::<Slot>())
     }
 
+    /// A table of as many entries as fit in `bytes` (at least one), for small tables that
+    /// should stay in the caches; an error if the machine cannot give the memory.
+    pub fn with_bytes(bytes: usize) -> Result<Self, TableAllocError> {
+        Self::with_entries(bytes / std::mem::size_of::<Slot>())
+    }
+
     /// A table of exactly `len` entries (at least one), or an error if the machine cannot give
     /// that much memory.
     pub fn with_entries(len: usize) -> Result<Self, TableAllocError> {

@@ -114,7 +114,7 @@ pub const EXPERIMENTS: &[ExperimentInfo] = &[
                      level's nodes and error (against full width and the exact scores), and \
                      matches of each level against full width at equal time per move.",
         defaults: probcut::DEFAULTS,
-        options: &["positions", "depths", "games", "time-per-move"],
+        options: &["positions", "depths", "games", "time-per-move", "fit-games"],
         run: probcut::run,
     },
 ];
@@ -144,6 +144,7 @@ fn check_options(info: &ExperimentInfo, o: &LabOptions) -> Result<(), LabError> 
         ("preset", !o.presets.is_empty()),
         ("games", o.games.is_some()),
         ("time-per-move", o.time_per_move.is_some()),
+        ("fit-games", o.fit_games.is_some()),
         ("slots", o.slots.is_some()),
         ("width", o.width.is_some()),
         ("trees", o.trees.is_some()),

@@ -32,8 +32,9 @@ use crate::{run_tasks, Cell, LabError, LabOptions, Legend, Plot, Progress, Repor
 use crate::{Table, XAxis};
 
 /// The defaults, in words.
-pub(super) const DEFAULTS: &str = "fit on 200 self-play games, deep depths 3-12; FFO #40-#59 at \
-                                   depth 12; 200 games per level at 100 ms per move";
+pub(super) const DEFAULTS: &str =
+    "fit on 200 self-play games (--fit-games), deep depths 3-12; FFO \
+                                   #40-#59 at depth 12; 200 games per level at 100 ms per move";
 
 /// Self-play games the fit's positions come from.
 const FIT_GAMES: usize = 200;
@@ -176,6 +177,10 @@ impl Agent for LevelPlayer {
 }
 
 pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Report, LabError> {
+    let fit_games = options.fit_games.unwrap_or(FIT_GAMES);
+    if fit_games == 0 {
+        return Err(LabError::Usage("--fit-games must be at least 1".into()));
+    }
     let depths = depths(options, 3..=12, probcut::MAX_FITTED_DEPTH)?;
     let deep = *depths.last().expect("a depth");
     if depths[0] < probcut::MIN_DEPTH {
@@ -194,7 +199,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
     let jobs = options.jobs();
 
     // 1. The fit.
-    let samples = self_play_positions(FIT_GAMES);
+    let samples = self_play_positions(fit_games);
     progress.start("fit: searches", samples.len() as u64);
     let values = run_tasks(
         &samples,
@@ -204,7 +209,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
         |p| values_by_depth(p, deep),
     );
     let provenance = format!(
-        "fitted by `prune lab probcut` on {} positions ({}-{} empties) of {FIT_GAMES} \
+        "fitted by `prune lab probcut` on {} positions ({}-{} empties) of {fit_games} \
          self-play games, full-width fast search with the built-in weights, deep depths {}-{deep}",
         samples.len(),
         FIT_EMPTIES.start(),
@@ -513,7 +518,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
             (
                 "fit".into(),
                 format!(
-                    "{} positions of {FIT_GAMES} self-play games ({} random plies, then the \
+                    "{} positions of {fit_games} self-play games ({} random plies, then the \
                      evaluation's best move or {NOISE_PERCENT}% random), {}-{} empties",
                     samples.len(),
                     RANDOM_PLIES,
@@ -579,6 +584,7 @@ mod tests {
             time_per_move: Some(5),
             positions: Some(crate::load_positions("ffo-40-59").unwrap()),
             jobs: 2,
+            fit_games: Some(12),
             ..LabOptions::default()
         };
         let report = run(&options, &crate::NoProgress).unwrap();

@@ -42,6 +42,11 @@ use leaf::Leaf;
 pub use probcut::{ProbCutParams, Selectivity};
 use search::{Child, Mid, Stop, EVAL_ORDER_DEPTH, MAX_MOVES};
 
+/// A near table (see `search::NEAR_TABLE_BYTES`).
+fn near_table() -> Result<TranspositionTable<Move>, TableAllocError> {
+    TranspositionTable::with_bytes(search::NEAR_TABLE_BYTES)
+}
+
 /// The square number standing for a pass in a root move list.
 const PASS_SQUARE: u32 = 64;
 
@@ -49,6 +54,9 @@ const PASS_SQUARE: u32 = 64;
 /// game's searches help each other; [`MidgameSearch::clear`] forgets it).
 pub struct MidgameSearch {
     tt: TranspositionTable<Move>,
+    /// The main thread's near table (see `search::NEAR_TABLE_BYTES`); helper threads make
+    /// their own.
+    near: TranspositionTable<Move>,
     eval: OthelloEval,
     isa: Isa,
     threads: usize,
@@ -62,6 +70,7 @@ impl MidgameSearch {
     pub fn new(tt_mib: usize) -> Result<MidgameSearch, TableAllocError> {
         Ok(MidgameSearch {
             tt: TranspositionTable::new(tt_mib.max(1))?,
+            near: near_table()?,
             eval: OthelloEval::default(),
             isa: Isa::best(),
             threads: 1,
@@ -75,7 +84,7 @@ impl MidgameSearch {
     /// found with another selectivity.
     pub fn set_selectivity(&mut self, selectivity: Selectivity) {
         if selectivity != self.selectivity {
-            self.tt.clear();
+            self.clear();
         }
         self.selectivity = selectivity;
     }
@@ -88,7 +97,7 @@ impl MidgameSearch {
     /// ProbCut's parameters from now on (by default the built-in ones).
     pub fn set_probcut_params(&mut self, params: Arc<ProbCutParams>) {
         self.probcut = params;
-        self.tt.clear();
+        self.clear();
     }
 
     /// Searches with `threads` threads from now on (at least 1; by default 1): Lazy SMP, the
@@ -108,7 +117,7 @@ impl MidgameSearch {
     /// Evaluates the leaves with `eval` from now on.
     pub fn set_eval(&mut self, eval: OthelloEval) {
         self.eval = eval;
-        self.tt.clear();
+        self.clear();
     }
 
     /// The evaluation of the leaves.
@@ -129,6 +138,7 @@ impl MidgameSearch {
     /// Forgets what earlier searches stored.
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.near.clear();
     }
 
     /// Searches `position` within `limits` (iterative deepening up to `limits.depth`, or until
@@ -171,7 +181,16 @@ impl MidgameSearch {
         observer: &mut dyn SearchObserver<Move>,
     ) -> SearchResult<Move> {
         if self.threads == 1 {
-            return self.drive(k, leaf, position, limits, [stop, None], observer, 0);
+            return self.drive(
+                k,
+                leaf,
+                position,
+                limits,
+                [stop, None],
+                observer,
+                0,
+                &self.near,
+            );
         }
         let done = AtomicBool::new(false);
         std::thread::scope(|scope| {
@@ -180,15 +199,27 @@ impl MidgameSearch {
                     let flags = [stop, Some(&done)];
                     scope.spawn(move || {
                         let quiet = &mut prune_search::NoObserver;
-                        self.drive(k, leaf, position, limits, flags, quiet, helper)
+                        let near = near_table().ok()?;
+                        Some(self.drive(k, leaf, position, limits, flags, quiet, helper, &near))
                     })
                 })
                 .collect();
-            let mut result = self.drive(k, leaf, position, limits, [stop, None], observer, 0);
+            let mut result = self.drive(
+                k,
+                leaf,
+                position,
+                limits,
+                [stop, None],
+                observer,
+                0,
+                &self.near,
+            );
             done.store(true, Relaxed);
+            // A helper without the memory for its near table does not search.
             for helper in helpers {
-                let r = helper.join().expect("a helper thread does not panic");
-                result.stats.total += r.stats.total;
+                if let Some(r) = helper.join().expect("a helper thread does not panic") {
+                    result.stats.total += r.stats.total;
+                }
             }
             result
         })
@@ -206,12 +237,14 @@ impl MidgameSearch {
         flags: [Option<&AtomicBool>; 2],
         observer: &mut dyn SearchObserver<Move>,
         helper: usize,
+        near: &TranspositionTable<Move>,
     ) -> SearchResult<Move> {
         let start = Instant::now();
         let (p, o) = (position.board().player(), position.board().opponent());
         let state = leaf.state(p, o);
         let mut mid = Mid {
             tt: &self.tt,
+            near,
             leaf,
             c: Counters::default(),
             horizon_leaves: 0,
