@@ -6,8 +6,8 @@ use clap::Args;
 use prune_othello::midgame::{MidgameSearch, Selectivity};
 use prune_othello::{Position, StaticOrdering};
 use prune_search::{
-    Algorithm, ConfigError, Engine, Evaluator, FailMode, Game, Iteration, Named, SearchConfig,
-    SearchLimits, SearchResult,
+    Algorithm, ConfigError, Engine, Evaluator, FailMode, Game, Iteration, Named, ProbCut,
+    SearchConfig, SearchLimits, SearchResult,
 };
 
 use crate::config_args::{ConfigArgs, ParallelArgs};
@@ -88,10 +88,11 @@ pub struct SearchArgs {
     /// other game]. The JSON's `engine` says which ran.
     #[arg(long, value_parser = prune_search::parse_name::<EngineKind>)]
     pub engine: Option<EngineKind>,
-    /// The fast search's forward pruning: off (full width, the generic search's values), or
-    /// Multi-ProbCut with this margin in deviations of its fitted error, such as 1.0, 1.5, 2.0
-    /// or 2.6: fewer nodes, a small chance of a wrong cut (`prune lab probcut` measures the
-    /// trade) [default: off].
+    /// Othello's forward pruning: off (full width), or Multi-ProbCut with this margin in
+    /// deviations of its fitted error, such as 1.0, 1.5, 2.0 or 2.6: fewer nodes, a small
+    /// chance of a wrong cut (`prune lab probcut` measures the trade). The fast search and the
+    /// generic one (alphabeta, negascout) both use the fit of the built-in weights
+    /// [default: off].
     #[arg(long, value_name = "LEVEL")]
     pub selectivity: Option<Selectivity>,
     /// Print one JSON object instead of tables.
@@ -171,14 +172,24 @@ pub fn run(args: &SearchArgs) -> Result<(), CliError> {
     if args.engine(choice)? == EngineKind::Fast {
         return run_fast(args);
     }
-    if args.selectivity.is_some_and(|s| s != Selectivity::Off) {
-        return Err(CliError::Usage(
-            "--selectivity is the fast Othello search's (ProbCut); drop it, or the options \
-             that select the generic search"
-                .into(),
-        ));
+    let mut config = args.config()?;
+    if let Some(Selectivity::Sigma(t)) = args.selectivity {
+        // The fits are measured for Othello's built-in trained weights.
+        let fitted = choice == GameChoice::Othello
+            && args.eval.as_deref().is_none_or(|e| e.trim() == "pattern");
+        if !fitted {
+            return Err(CliError::Usage(format!(
+                "--selectivity {t:.1}: ProbCut needs a fit measured for the evaluation; only \
+                 Othello's built-in trained weights have one (prune lab probcut)"
+            )));
+        }
+        config.probcut = Some(ProbCut {
+            margin_tenths: (t * 10.0).round() as u32,
+        });
+        config
+            .validate()
+            .map_err(|e| CliError::Usage(format!("--selectivity: {e}")))?;
     }
-    let config = args.config()?;
     let othello_ordering: StaticOrdering = args
         .othello_ordering
         .parse()

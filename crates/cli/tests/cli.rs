@@ -370,6 +370,8 @@ fn othello_searches_with_the_fast_engine_unless_the_search_is_configured() {
         "6",
         "--preset",
         "full",
+        "-a",
+        "negascout",
         "--json",
     ]);
     assert_eq!(generic["engine"], "generic");
@@ -388,6 +390,31 @@ fn othello_searches_with_the_fast_engine_unless_the_search_is_configured() {
     ]);
     let list = selective["enhancements"].to_string();
     assert!(list.contains("probcut 1.5"), "{list}");
+    // The generic search prunes with the same fit: fewer nodes than at full width (at depth
+    // 8: at depth 6 the shallow tests cost about what they save).
+    let generic_at = |depth: &str, selectivity: &str| {
+        json(&[
+            "search",
+            "--game",
+            "othello",
+            "--position",
+            position,
+            "--depth",
+            depth,
+            "--preset",
+            "full",
+            "-a",
+            "negascout",
+            "--selectivity",
+            selectivity,
+            "--json",
+        ])
+    };
+    let (generic_full, generic_selective) = (generic_at("8", "off"), generic_at("8", "1.5"));
+    assert_eq!(generic_selective["engine"], "generic");
+    let nodes = |v: &serde_json::Value| v["stats"]["nodes"].as_u64().unwrap();
+    assert!(nodes(&generic_selective) < nodes(&generic_full));
+    assert!(generic_selective["stats"]["forward_cuts"].as_u64().unwrap() > 0);
     for (args, needle) in [
         (
             &[
@@ -399,13 +426,25 @@ fn othello_searches_with_the_fast_engine_unless_the_search_is_configured() {
             &[
                 "search",
                 "--game",
-                "othello",
-                "--preset",
-                "full",
+                "connect4",
+                "--depth",
+                "4",
                 "--selectivity",
                 "2",
             ][..],
-            "--selectivity",
+            "only Othello's built-in trained weights",
+        ),
+        (
+            &[
+                "search",
+                "--game",
+                "othello",
+                "-a",
+                "scout",
+                "--selectivity",
+                "2",
+            ][..],
+            "probcut prunes the nodes of alpha-beta or negascout",
         ),
         (
             &["search", "--game", "connect4", "--engine", "fast"][..],

@@ -218,6 +218,17 @@ impl Evaluator<Position> for OthelloEval {
         Score::heuristic(self.evaluate_board(game.board()))
     }
 
+    /// The built-in ProbCut fit ([`crate::midgame::probcut`]) for the built-in trained
+    /// weights, which it was measured with; none for other weights or the hand-made evaluation.
+    fn probcut(&self, game: &Position, depth: u32) -> Option<prune_search::ProbCutFit> {
+        match self {
+            OthelloEval::Pattern(e) if e == &PatternEval::builtin() => {
+                crate::midgame::probcut::generic_fit(game.empty_count(), depth)
+            }
+            _ => None,
+        }
+    }
+
     /// As [`HandEval`]'s: a one-ply look at the evaluation.
     fn order_moves(&self, game: &Position, moves: &mut [crate::Move]) {
         order_by_reply(game, moves, |b| self.evaluate_board(b));

@@ -106,6 +106,10 @@ impl<E: Evaluator<Position>> Evaluator<Position> for Ordered<E> {
             ordering => ordering.sort(game.board(), moves),
         }
     }
+
+    fn probcut(&self, game: &Position, depth: u32) -> Option<prune_search::ProbCutFit> {
+        self.eval.probcut(game, depth)
+    }
 }
 
 #[cfg(test)]

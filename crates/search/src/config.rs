@@ -231,6 +231,26 @@ pub struct SearchConfig {
     /// Ordering by a shallow search.
     #[serde(default)]
     pub shallow_ordering: Option<ShallowOrdering>,
+    /// Multi-ProbCut forward pruning (alphabeta, negascout) at the nodes whose evaluator has a
+    /// fit ([`Evaluator::probcut`](crate::Evaluator::probcut)); `None`: full width.
+    #[serde(default)]
+    pub probcut: Option<ProbCut>,
+}
+
+/// Multi-ProbCut's confidence: a node is cut when a shallow search predicts, with a margin of
+/// this many deviations of the fitted error, that the deep search would fail outside the
+/// window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ProbCut {
+    /// The margin in tenths of a deviation (20: 2.0 σ).
+    pub margin_tenths: u32,
+}
+
+impl ProbCut {
+    /// The margin in deviations.
+    pub fn margin(self) -> f64 {
+        f64::from(self.margin_tenths) / 10.0
+    }
 }
 
 impl SearchConfig {
@@ -248,6 +268,7 @@ impl SearchConfig {
             history: false,
             refutation: false,
             shallow_ordering: None,
+            probcut: None,
         }
     }
 
@@ -280,6 +301,9 @@ impl SearchConfig {
         }
         if let Some(s) = self.shallow_ordering {
             out.push(format!("shallow ordering {}@{}", s.depth, s.min_depth));
+        }
+        if let Some(p) = self.probcut {
+            out.push(format!("probcut {:.1} sigma", p.margin()));
         }
         out
     }
@@ -318,6 +342,18 @@ impl SearchConfig {
                 ));
             }
             _ => {}
+        }
+        if let Some(p) = self.probcut {
+            if !matches!(algo, Algorithm::AlphaBeta(_) | Algorithm::NegaScout) {
+                return Err(ConfigError::Incoherent(format!(
+                    "probcut prunes the nodes of alpha-beta or negascout, not {algo}"
+                )));
+            }
+            if p.margin_tenths == 0 {
+                return Err(ConfigError::Invalid(
+                    "probcut's margin must be positive".into(),
+                ));
+            }
         }
         self.validate_ordering()
     }

@@ -86,6 +86,30 @@ pub trait Evaluator<G: Game>: Send + Sync {
     fn order_moves(&self, game: &G, moves: &mut [G::Move]) {
         let _ = (game, moves);
     }
+
+    /// Multi-ProbCut's fitted relation between a search of `game` `depth` plies deep and a
+    /// shallower one, measured for this evaluation (see [`ProbCutFit`]); `None` (the default):
+    /// no forward pruning at this node, whatever
+    /// [`SearchConfig::probcut`](crate::SearchConfig::probcut) asks.
+    fn probcut(&self, game: &G, depth: u32) -> Option<ProbCutFit> {
+        let _ = (game, depth);
+        None
+    }
+}
+
+/// What ProbCut knows of a node: a search `shallow` plies deep predicts the deep one as
+/// `a · v_shallow + b`, with an error of standard deviation `sigma` (all in the evaluation's
+/// units). Fitted by measurement (for Othello, by `prune lab probcut`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ProbCutFit {
+    /// The shallow search's depth (less than the node's).
+    pub shallow: u32,
+    /// The slope.
+    pub a: f64,
+    /// The intercept.
+    pub b: f64,
+    /// The deviation of the error.
+    pub sigma: f64,
 }
 
 impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for &E {
@@ -95,6 +119,10 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for &E {
 
     fn order_moves(&self, game: &G, moves: &mut [G::Move]) {
         (**self).order_moves(game, moves)
+    }
+
+    fn probcut(&self, game: &G, depth: u32) -> Option<ProbCutFit> {
+        (**self).probcut(game, depth)
     }
 }
 

@@ -56,9 +56,9 @@ mod tt;
 
 pub use bound::{Bound, Window};
 pub use config::{Algorithm, Aspiration, ConfigError, FailMode, KillerIndex, Killers};
-pub use config::{SearchConfig, ShallowOrdering, TtConfig};
+pub use config::{ProbCut, SearchConfig, ShallowOrdering, TtConfig};
 pub use engine::{search, Engine, SearchError, SearchResult};
-pub use game::{perft, Evaluator, Game};
+pub use game::{perft, Evaluator, Game, ProbCutFit};
 pub use limits::SearchLimits;
 pub use name::{list_names, parse_name, Named, UnknownName};
 pub use observer::{Iteration, NoObserver, SearchObserver};

@@ -133,6 +133,22 @@ impl ProbCutParams {
     }
 }
 
+/// The built-in fit for a node of `empties` empties searched `depth` plies, as the generic
+/// search takes it (see [`prune_search::Evaluator::probcut`]).
+pub fn generic_fit(empties: u32, depth: u32) -> Option<prune_search::ProbCutFit> {
+    if depth < MIN_DEPTH {
+        return None;
+    }
+    let params = ProbCutParams::builtin();
+    let fit = params.get(empties, depth)?;
+    Some(prune_search::ProbCutFit {
+        shallow: shallow_depth(depth),
+        a: fit.a,
+        b: fit.b,
+        sigma: fit.sigma,
+    })
+}
+
 /// The text of the built-in parameters.
 pub const BUILTIN_PARAMS: &str = include_str!("../../data/probcut.txt");
 

@@ -69,7 +69,8 @@ impl Stop<'_> {
     #[inline(always)]
     fn check(&mut self, nodes: u64) -> bool {
         if nodes >= self.next_check && !self.stopped {
-            self.next_check = nodes + CLOCK_INTERVAL;
+            // The clock every CLOCK_INTERVAL nodes; a node budget exactly.
+            self.next_check = (nodes + CLOCK_INTERVAL).min(self.nodes.unwrap_or(u64::MAX));
             let late = self.deadline.is_some_and(|d| Instant::now() >= d);
             let spent = self.nodes.is_some_and(|n| nodes >= n);
             let told = self.flags.iter().flatten().any(|f| f.load(Relaxed));

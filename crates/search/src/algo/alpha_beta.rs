@@ -24,6 +24,54 @@ pub(crate) fn alpha_beta<G: Game, E: Evaluator<G>>(
     node(s, game, depth, ply, alpha, beta, Brothers::AlphaBeta(fail))
 }
 
+/// Multi-ProbCut (Buro): with the evaluator's fit for this node, `v_deep ≈ a · v_shallow + b`
+/// with error deviation `σ`, a null-window search `shallow` plies deep at
+/// `⌈(β − b + tσ) / a⌉` that fails high predicts that the deep search fails high (the node
+/// returns β), one at `⌊(α − b − tσ) / a⌋` that fails low predicts a fail low (α); `t` is the
+/// configured margin. Only heuristic windows: a proven result is never predicted. `None`: no
+/// prediction, search the node.
+fn probcut<G: Game, E: Evaluator<G>>(
+    s: &mut Searcher<G, E>,
+    game: &G,
+    depth: u32,
+    ply: usize,
+    alpha: Score,
+    beta: Score,
+    brothers: Brothers,
+) -> Option<Score> {
+    let margin = s.probcut_margin(ply)?;
+    let heuristic = |x: i32| x.abs() < Score::DECISIVE_RAW - 1;
+    if !heuristic(alpha.raw()) || !heuristic(beta.raw()) {
+        return None;
+    }
+    let fit = s
+        .eval
+        .probcut(game, depth)
+        .filter(|f| f.shallow < depth && f.a > 0.0 && f.sigma >= 0.0)?;
+    let mut cut = None;
+    let high = ((f64::from(beta.raw()) - fit.b + margin * fit.sigma) / fit.a).ceil() as i32;
+    if heuristic(high) {
+        let (lo, hi) = (Score::from_raw(high - 1), Score::from_raw(high));
+        let v = node(s, game, fit.shallow, ply, lo, hi, brothers);
+        if !s.stopped() && v >= hi {
+            cut = Some(beta);
+        }
+    }
+    let low = ((f64::from(alpha.raw()) - fit.b - margin * fit.sigma) / fit.a).floor() as i32;
+    if cut.is_none() && heuristic(low) {
+        let (lo, hi) = (Score::from_raw(low), Score::from_raw(low + 1));
+        let v = node(s, game, fit.shallow, ply, lo, hi, brothers);
+        if !s.stopped() && v <= lo {
+            cut = Some(alpha);
+        }
+    }
+    s.clear_pv(ply);
+    if cut.is_some() {
+        s.counters.forward_cuts += 1;
+    }
+    cut
+}
+
 /// The node of alpha-beta and of NegaScout, which differ only in how they search a move
 /// (`brothers`): alpha-beta every move with the window `(best, beta)`; NegaScout the eldest
 /// with it, the others with a null window first (see [`Searcher::search_brother`]). Both
@@ -46,6 +94,9 @@ pub(crate) fn node<G: Game, E: Evaluator<G>>(
         Node::Stopped => return Score::DRAW,
         Node::Interior { tt_move, mark } => (tt_move, mark),
     };
+    if let Some(v) = probcut(s, game, depth, ply, alpha, beta, brothers) {
+        return clamp(v);
+    }
     let mut picker = s.picker(ply, depth, tt_move);
     let mut best = Best::new(alpha);
     let mut i = 0;

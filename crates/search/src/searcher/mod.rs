@@ -269,6 +269,21 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         self.stop.stopped
     }
 
+    /// ProbCut's margin in deviations, if the configuration asks for it and the node at `ply`
+    /// may be cut: not the root, and not while tracing (the shallow tests would be drawn as
+    /// nodes of their own).
+    pub fn probcut_margin(&self, ply: usize) -> Option<f64> {
+        let margin = self.config.probcut?.margin();
+        (ply > 0 && self.trace.is_none()).then_some(margin)
+    }
+
+    /// Forgets the line found from the node at `ply` (what a ProbCut test left there).
+    pub fn clear_pv(&mut self, ply: usize) {
+        if let Some(line) = self.pv.get_mut(ply) {
+            line.clear();
+        }
+    }
+
     /// Enters a node: counts it, checks the limits, resolves leaves, and (with a table) probes
     /// the stored bounds against the window `(alpha, beta)`.
     pub fn open(
