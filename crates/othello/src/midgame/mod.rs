@@ -447,7 +447,7 @@ fn principal_variation<K: Kernel, L: Leaf>(
         }
         let stored = mid
             .tt
-            .probe(crate::board::bitboard_hash(p, o))
+            .probe(search::table_key(p, o))
             .and_then(|e| e.best_move)
             .and_then(Move::square)
             .map(|s| u32::from(s.index()))
