@@ -40,6 +40,7 @@ mod config;
 mod engine;
 mod game;
 mod limits;
+pub mod mcts;
 mod name;
 mod observer;
 pub mod ordering;
