@@ -50,8 +50,9 @@ pub struct MatchArgs {
     /// evaluation) or a weights file written by `prune train`.
     #[arg(long, value_name = "EVAL", default_value = "pattern")]
     pub a_eval: String,
-    /// Player A's forward pruning (with `--a fast`): off, or ProbCut's margin in deviations
-    /// such as 1.0, 1.5, 2.0 or 2.6 (see `prune lab probcut`).
+    /// Player A's forward pruning: off, or Multi-ProbCut's margin in deviations such as 1.0,
+    /// 1.5, 2.0 or 2.6 (see `prune lab probcut`); with a preset of the generic search, its
+    /// algorithm must be alphabeta or negascout.
     #[arg(long, value_name = "LEVEL", default_value = "off")]
     pub a_selectivity: String,
     /// Player B: `fast` or a preset, as `--a`.
@@ -60,7 +61,7 @@ pub struct MatchArgs {
     /// Player B's evaluation (as `--a-eval`).
     #[arg(long, value_name = "EVAL", default_value = "pattern")]
     pub b_eval: String,
-    /// Player B's forward pruning (with `--b fast`), as `--a-selectivity`.
+    /// Player B's forward pruning, as `--a-selectivity`.
     #[arg(long, value_name = "LEVEL", default_value = "off")]
     pub b_selectivity: String,
     /// Player B: an external engine that speaks the NBoard protocol, started with this command

@@ -37,9 +37,9 @@ pub struct NboardArgs {
     /// or a weights file written by `prune train`.
     #[arg(long, value_name = "EVAL", default_value = "pattern")]
     pub eval: String,
-    /// The fast search's forward pruning: off, or ProbCut's margin in deviations such as 1.0,
-    /// 1.5, 2.0 or 2.6 [default with `--preset fast`: 2.0, which played strongest at 100 ms per
-    /// move in `prune lab probcut`: docs/lab/probcut].
+    /// Forward pruning: off, or Multi-ProbCut's margin in deviations such as 1.0, 1.5, 2.0 or
+    /// 2.6 [default: 2.0 with `--preset fast`, which played strongest at 100 ms per move in
+    /// `prune lab probcut` (docs/lab/probcut); off with a preset of the generic search].
     #[arg(long, value_name = "LEVEL")]
     pub selectivity: Option<Selectivity>,
     /// Threads and parallel scheme.

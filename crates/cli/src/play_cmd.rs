@@ -49,9 +49,10 @@ pub struct PlayArgs {
     /// evaluation) or a weights file written by `prune train`.
     #[arg(long, value_name = "EVAL", default_value = "pattern")]
     pub eval: String,
-    /// The fast search's forward pruning (engines `engine` and `fast`, and hints): off, or
-    /// ProbCut's margin in deviations such as 1.0, 1.5, 2.0 or 2.6 [default: 2.0, which played
-    /// strongest at 100 ms per move in `prune lab probcut`: docs/lab/probcut].
+    /// The engines' forward pruning (and the hints'): off, or Multi-ProbCut's margin in
+    /// deviations such as 1.0, 1.5, 2.0 or 2.6 [default: 2.0 for `engine` and `fast`, which
+    /// played strongest at 100 ms per move in `prune lab probcut` (docs/lab/probcut); off for
+    /// the presets of the generic search].
     #[arg(long, value_name = "LEVEL")]
     pub selectivity: Option<Selectivity>,
     /// Threads and parallel scheme of the engines.
@@ -107,20 +108,15 @@ fn side(
     };
     let mut options = PlayerOptions::preset(spec, algorithm)
         .map_err(|e| CliError::Usage(format!("'{spec}' is neither human nor a preset: {e}")))?;
-    match (options.engine, selectivity) {
-        (MidgameEngine::Fast, _) => {
-            options = options
-                .with_selectivity(selectivity.unwrap_or(DEFAULT_SELECTIVITY))
-                .map_err(|e| CliError::Usage(format!("--selectivity: {e}")))?;
-        }
-        (MidgameEngine::Generic, Some(s)) if s != Selectivity::Off => {
-            return Err(CliError::Usage(format!(
-                "--selectivity {s}: '{spec}' searches with the generic search, which has no \
-                 forward pruning (give engine or fast)"
-            )));
-        }
-        (MidgameEngine::Generic, _) => {}
-    }
+    // The fast search prunes at 2.0 unless told otherwise; a generic preset only if told.
+    let level = match (options.engine, selectivity) {
+        (_, Some(s)) => s,
+        (MidgameEngine::Fast, None) => DEFAULT_SELECTIVITY,
+        (MidgameEngine::Generic, None) => Selectivity::Off,
+    };
+    options = options
+        .with_selectivity(level)
+        .map_err(|e| CliError::Usage(format!("--selectivity: {e}")))?;
     options.parallel = parallel;
     options.eval = eval.clone();
     let engine = EnginePlayer::new(options).map_err(|e| CliError::Usage(e.to_string()))?;

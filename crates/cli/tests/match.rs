@@ -490,11 +490,13 @@ fn games_played_in_parallel_are_the_sequential_games() {
 }
 
 #[test]
-fn selectivity_is_the_fast_players_only() {
+fn selectivity_needs_a_search_that_can_prune_forward() {
     let o = prune(&[
         "match",
         "--a",
         "full",
+        "--algorithm",
+        "scout",
         "--a-selectivity",
         "2.0",
         "--b",
@@ -503,7 +505,7 @@ fn selectivity_is_the_fast_players_only() {
         "2",
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("fast midgame search"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("probcut prunes"), "{}", stderr(&o));
     let v = json(&[
         "match",
         "--a",

@@ -11,7 +11,7 @@ use prune_othello::endgame::EndgameSolver;
 use prune_othello::midgame::{MidgameSearch, ProbCutParams, Selectivity};
 use prune_othello::{Move, Ordered, OthelloEval, Position, StaticOrdering};
 use prune_search::{Algorithm, ConfigError, Engine, Game, Parallel, Preset, Score};
-use prune_search::{SearchConfig, SearchLimits, SearchResult};
+use prune_search::{ProbCut, SearchConfig, SearchLimits, SearchResult};
 
 use crate::{Budget, GameRecord};
 
@@ -134,18 +134,19 @@ impl PlayerOptions {
 }
 
 impl PlayerOptions {
-    /// These options with the fast search's forward pruning at `selectivity` (named in the
-    /// player's name unless off); an error for the generic search, which has none.
+    /// These options with Multi-ProbCut at `selectivity` (named in the player's name unless
+    /// off): the fast search's, or the generic search's (`SearchConfig::probcut`, which cuts
+    /// where the evaluation has a fit: the built-in trained weights); an error if the generic
+    /// search's algorithm cannot prune forward.
     pub fn with_selectivity(mut self, selectivity: Selectivity) -> Result<Self, ConfigError> {
-        if selectivity == Selectivity::Off {
+        let Selectivity::Sigma(t) = selectivity else {
             return Ok(self);
-        }
-        if self.engine != MidgameEngine::Fast {
-            return Err(ConfigError::Invalid(format!(
-                "selectivity {selectivity} is the fast midgame search's (ProbCut); the preset \
-                 '{}' searches with the generic search",
-                self.name
-            )));
+        };
+        if self.engine == MidgameEngine::Generic {
+            self.config.probcut = Some(ProbCut {
+                margin_tenths: (t * 10.0).round() as u32,
+            });
+            self.config.validate()?;
         }
         self.selectivity = selectivity;
         self.name = format!("{} (selectivity {selectivity})", self.name);
