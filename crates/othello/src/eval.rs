@@ -222,7 +222,7 @@ impl Evaluator<Position> for OthelloEval {
     /// weights, which it was measured with; none for other weights or the hand-made evaluation.
     fn probcut(&self, game: &Position, depth: u32) -> Option<prune_search::ProbCutFit> {
         match self {
-            OthelloEval::Pattern(e) if e == &PatternEval::builtin() => {
+            OthelloEval::Pattern(e) if e.is_builtin() => {
                 crate::midgame::probcut::generic_fit(game.empty_count(), depth)
             }
             _ => None,

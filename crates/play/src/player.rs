@@ -102,26 +102,25 @@ impl PlayerOptions {
     /// [`FAST`] (`fast`) is Othello's fast midgame search (NegaScout; `algorithm` is not used),
     /// any other name a preset of the generic search (see [`prune_search::PRESETS`]).
     pub fn preset(name: &str, algorithm: Algorithm) -> Result<PlayerOptions, ConfigError> {
-        if name.trim().eq_ignore_ascii_case(FAST) {
-            return Ok(PlayerOptions {
-                name: FAST.to_string(),
-                engine: MidgameEngine::Fast,
-                config: Preset::find("full")?.config(Algorithm::NegaScout)?,
-                parallel: Parallel::SEQUENTIAL,
-                endgame: true,
-                solve_tt_mib: 16,
-                eval: OthelloEval::default(),
-                selectivity: Selectivity::Off,
-                probcut: None,
-            });
-        }
-        let preset = Preset::find(name).map_err(|e| match e {
-            ConfigError::Invalid(text) => ConfigError::Invalid(format!("{text}, or {FAST}")),
-            e => e,
-        })?;
+        let fast = name.trim().eq_ignore_ascii_case(FAST);
+        // The fast search keeps the `full` preset's configuration, unused, so that the
+        // options stay valid if its engine is switched.
+        let (preset, algorithm) = if fast {
+            (Preset::find("full")?, Algorithm::NegaScout)
+        } else {
+            let preset = Preset::find(name).map_err(|e| match e {
+                ConfigError::Invalid(text) => ConfigError::Invalid(format!("{text}, or {FAST}")),
+                e => e,
+            })?;
+            (preset, algorithm)
+        };
         Ok(PlayerOptions {
-            name: preset.name.to_string(),
-            engine: MidgameEngine::Generic,
+            name: if fast { FAST } else { preset.name }.to_string(),
+            engine: if fast {
+                MidgameEngine::Fast
+            } else {
+                MidgameEngine::Generic
+            },
             config: preset.config(algorithm)?,
             parallel: Parallel::SEQUENTIAL,
             endgame: true,

@@ -22,7 +22,7 @@ use prune_othello::{Move, OthelloEval, Position};
 use prune_play::arena::{play_match, MatchSummary};
 use prune_play::elo::signed;
 use prune_play::openings::{all_openings, pick, DEFAULT_PLIES, MAX_PLIES};
-use prune_play::{Agent, AgentError, Budget, EnginePlayer, GameRecord, PlayerOptions, Thought};
+use prune_play::{EnginePlayer, PlayerOptions};
 use prune_play::{TimeControl, FAST};
 use prune_search::rng::{Rng, XorShift64};
 use prune_search::{Game, Score, SearchLimits};
@@ -143,37 +143,13 @@ struct Searched {
     time: Duration,
 }
 
-/// An engine player with a selectivity (the fast search's), named for the tables.
-struct LevelPlayer {
-    player: EnginePlayer,
-    name: String,
-}
-
-impl LevelPlayer {
-    fn new(level: Selectivity, params: &Arc<ProbCutParams>) -> LevelPlayer {
-        let mut options = PlayerOptions::preset(FAST, prune_search::Algorithm::NegaScout)
-            .expect("the fast search is a player");
-        options.selectivity = level;
-        options.probcut = Some(params.clone());
-        LevelPlayer {
-            player: EnginePlayer::new(options).expect("a player of the default sizes"),
-            name: format!("selectivity {level}"),
-        }
-    }
-}
-
-impl Agent for LevelPlayer {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-
-    fn new_game(&mut self) {
-        self.player.new_game();
-    }
-
-    fn choose(&mut self, game: &GameRecord, budget: &Budget) -> Result<Thought, AgentError> {
-        self.player.choose(game, budget)
-    }
+/// The fast search as a player at `level` with the parameters `params`.
+fn player(level: Selectivity, params: &Arc<ProbCutParams>) -> EnginePlayer {
+    let mut options = PlayerOptions::preset(FAST, prune_search::Algorithm::NegaScout)
+        .and_then(|o| o.with_selectivity(level))
+        .expect("the fast search takes every level");
+    options.probcut = Some(params.clone());
+    EnginePlayer::new(options).expect("a player of the default sizes")
 }
 
 pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Report, LabError> {
@@ -405,8 +381,8 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
             progress,
             |&(l, p)| format!("{} pair {}", LEVELS[l], p + 1),
             |&(l, p)| {
-                let mut a = LevelPlayer::new(LEVELS[l], &params);
-                let mut b = LevelPlayer::new(Selectivity::Off, &params);
+                let mut a = player(LEVELS[l], &params);
+                let mut b = player(Selectivity::Off, &params);
                 let n = if 2 * p + 1 < games { 2 } else { 1 };
                 let control = TimeControl::PerMove(Duration::from_millis(ms));
                 play_match(&mut a, &mut b, &openings[p..=p], n, control, |_| {})

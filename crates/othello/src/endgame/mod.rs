@@ -365,7 +365,7 @@ fn perft_node<K: Kernel>(k: K, p: u64, o: u64, depth: u32) -> u64 {
 }
 
 /// Counting a beta cutoff in [`Counters`].
-trait CountCutoff {
+pub(crate) trait CountCutoff {
     /// Counts a cutoff by the move searched `index`-th (0: the first).
     fn count_cutoff(&mut self, index: usize);
 }

@@ -180,20 +180,9 @@ impl MidgameSearch {
         stop: Option<&AtomicBool>,
         observer: &mut dyn SearchObserver<Move>,
     ) -> SearchResult<Move> {
-        if self.threads == 1 {
-            return self.drive(
-                k,
-                leaf,
-                position,
-                limits,
-                [stop, None],
-                observer,
-                0,
-                &self.near,
-            );
-        }
         let done = AtomicBool::new(false);
         std::thread::scope(|scope| {
+            // With one thread there are no helpers and the scope spawns nothing.
             let helpers: Vec<_> = (1..self.threads)
                 .map(|helper| {
                     let flags = [stop, Some(&done)];
@@ -204,16 +193,8 @@ impl MidgameSearch {
                     })
                 })
                 .collect();
-            let mut result = self.drive(
-                k,
-                leaf,
-                position,
-                limits,
-                [stop, None],
-                observer,
-                0,
-                &self.near,
-            );
+            let main = [stop, None];
+            let mut result = self.drive(k, leaf, position, limits, main, observer, 0, &self.near);
             done.store(true, Relaxed);
             // A helper without the memory for its near table does not search.
             for helper in helpers {

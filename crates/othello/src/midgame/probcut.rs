@@ -120,16 +120,19 @@ impl ProbCutParams {
     /// The parameters shipped with prune (`crates/othello/data/probcut.txt`, written by `prune
     /// lab probcut`).
     pub fn builtin() -> Arc<ProbCutParams> {
+        Self::builtin_ref().clone()
+    }
+
+    /// The built-in parameters, without a new reference.
+    fn builtin_ref() -> &'static Arc<ProbCutParams> {
         static BUILTIN: OnceLock<Arc<ProbCutParams>> = OnceLock::new();
-        BUILTIN
-            .get_or_init(|| {
-                Arc::new(
-                    BUILTIN_PARAMS
-                        .parse()
-                        .expect("the built-in ProbCut parameters are checked by a test"),
-                )
-            })
-            .clone()
+        BUILTIN.get_or_init(|| {
+            Arc::new(
+                BUILTIN_PARAMS
+                    .parse()
+                    .expect("the built-in ProbCut parameters are checked by a test"),
+            )
+        })
     }
 }
 
@@ -139,8 +142,7 @@ pub fn generic_fit(empties: u32, depth: u32) -> Option<prune_search::ProbCutFit>
     if depth < MIN_DEPTH {
         return None;
     }
-    let params = ProbCutParams::builtin();
-    let fit = params.get(empties, depth)?;
+    let fit = ProbCutParams::builtin_ref().get(empties, depth)?;
     Some(prune_search::ProbCutFit {
         shallow: shallow_depth(depth),
         a: fit.a,

@@ -15,6 +15,7 @@ use super::leaf::Leaf;
 use super::probcut::{self, ProbCutParams};
 use crate::bitboard::CORNERS;
 use crate::endgame::isa::Kernel;
+use crate::endgame::CountCutoff;
 use crate::{Board, Move, Square};
 
 /// From this depth up, nodes use the transposition table (below, a probe costs more than it
@@ -319,10 +320,7 @@ impl<L: Leaf> Mid<'_, L> {
                     a = v;
                 }
                 if v >= beta {
-                    self.c.beta_cutoffs += 1;
-                    if i == 0 {
-                        self.c.first_move_cutoffs += 1;
-                    }
+                    self.c.count_cutoff(i);
                     break;
                 }
             }
@@ -422,10 +420,7 @@ impl<L: Leaf> Mid<'_, L> {
             if v > best {
                 best = v;
                 if v >= beta {
-                    self.c.beta_cutoffs += 1;
-                    if i == 0 {
-                        self.c.first_move_cutoffs += 1;
-                    }
+                    self.c.count_cutoff(i);
                     break;
                 }
             }

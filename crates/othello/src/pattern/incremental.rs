@@ -17,8 +17,6 @@
 //! arithmetic, which is exact because every final index is in range; a fixed-size loop over
 //! them compiles to a few vector additions.
 
-use std::sync::OnceLock;
-
 use super::{PatternEval, CONFIGURATIONS, FAMILIES, INSTANCES, OFFSETS};
 use crate::symmetry::view_square;
 
@@ -35,40 +33,51 @@ pub struct PatternState {
     lanes: [u16; LANES],
 }
 
-/// The per-square vectors and the family offset of each instance.
-struct Vectors {
-    /// `by_square[s]`: lane `i` is the power of 3 of square `s` in instance `i` (0 if none).
-    by_square: [PatternState; 64],
-    /// The offset of each instance's family in a phase's table.
-    offset: [u32; INSTANCES],
-}
-
-fn vectors() -> &'static Vectors {
-    static VECTORS: OnceLock<Vectors> = OnceLock::new();
-    VECTORS.get_or_init(|| {
-        let mut by_square = [PatternState { lanes: [0; LANES] }; 64];
-        let mut offset = [0u32; INSTANCES];
-        let mut instance = 0;
-        // The instances in the order of `indices`: families, then their views.
-        for (f, family) in FAMILIES.iter().enumerate() {
-            for &view in family.views {
-                let mut power = 1u16;
-                for &square in family.squares {
-                    // The board square that the view shows at the pattern's square.
-                    let source = (0..64u8)
-                        .find(|&s| view_square(view, s) == square)
-                        .expect("views are permutations");
-                    by_square[usize::from(source)].lanes[instance] = power;
-                    power = power.wrapping_mul(3);
+/// `BY_SQUARE[s]`: lane `i` is the power of 3 of square `s` in instance `i` (0 if none),
+/// instances in the order of [`super::indices`] (families, then their views).
+static BY_SQUARE: [PatternState; 64] = {
+    let mut by_square = [PatternState { lanes: [0; LANES] }; 64];
+    let (mut f, mut instance) = (0, 0);
+    while f < FAMILIES.len() {
+        let family = &FAMILIES[f];
+        let mut v = 0;
+        while v < family.views.len() {
+            let view = family.views[v];
+            let mut power = 1u16;
+            let mut k = 0;
+            while k < family.squares.len() {
+                // The board square that the view shows at the pattern's square `k`.
+                let mut source = 0u8;
+                while view_square(view, source) != family.squares[k] {
+                    source += 1;
                 }
-                offset[instance] = OFFSETS[f] as u32;
-                instance += 1;
+                by_square[source as usize].lanes[instance] = power;
+                power = power.wrapping_mul(3);
+                k += 1;
             }
+            instance += 1;
+            v += 1;
         }
-        debug_assert_eq!(instance, INSTANCES);
-        Vectors { by_square, offset }
-    })
-}
+        f += 1;
+    }
+    by_square
+};
+
+/// The offset of each instance's family in a phase's table.
+static OFFSET: [u32; INSTANCES] = {
+    let mut offset = [0u32; INSTANCES];
+    let (mut f, mut instance) = (0, 0);
+    while f < FAMILIES.len() {
+        let mut v = 0;
+        while v < FAMILIES[f].views.len() {
+            offset[instance] = OFFSETS[f] as u32;
+            instance += 1;
+            v += 1;
+        }
+        f += 1;
+    }
+    offset
+};
 
 impl PatternState {
     /// `self += times * v` lane by lane, wrapping.
@@ -90,8 +99,7 @@ impl PatternState {
     /// The instances' indices into a phase's table (family offsets included), in the order of
     /// [`super::indices`].
     pub fn indices(&self) -> [u32; INSTANCES] {
-        let v = vectors();
-        std::array::from_fn(|i| v.offset[i] + u32::from(self.lanes[i]))
+        std::array::from_fn(|i| OFFSET[i] + u32::from(self.lanes[i]))
     }
 }
 
@@ -99,13 +107,12 @@ impl PatternEval {
     /// The state of the position where `us` (the side to move) owns `us` and the other side
     /// owns `them`.
     pub fn state(&self, us: u64, them: u64) -> PatternState {
-        let v = vectors();
         let mut state = PatternState { lanes: [0; LANES] };
-        for s in 0..64 {
+        for (s, v) in BY_SQUARE.iter().enumerate() {
             if us >> s & 1 != 0 {
-                state.add(&v.by_square[s], 1);
+                state.add(v, 1);
             } else if them >> s & 1 != 0 {
-                state.add(&v.by_square[s], 2);
+                state.add(v, 2);
             }
         }
         state
@@ -121,7 +128,7 @@ impl PatternEval {
         flips: u64,
         by_us: bool,
     ) -> PatternState {
-        let v = &vectors().by_square;
+        let v = &BY_SQUARE;
         let mut next = *state;
         let mut todo = flips;
         if by_us {
@@ -147,10 +154,9 @@ impl PatternEval {
     pub fn evaluate_state(&self, state: &PatternState, empties: u32, us_to_move: bool) -> i32 {
         let phase = super::phase_of(empties);
         let table = &self.tables[phase * CONFIGURATIONS..(phase + 1) * CONFIGURATIONS];
-        let offset = &vectors().offset;
         let mut sum = 0i32;
-        for i in 0..INSTANCES {
-            sum += i32::from(table[(offset[i] + u32::from(state.lanes[i])) as usize]);
+        for (&offset, &lane) in OFFSET.iter().zip(&state.lanes) {
+            sum += i32::from(table[(offset + u32::from(lane)) as usize]);
         }
         let bias = i32::from(self.bias[empties.min(59) as usize]);
         if us_to_move {

@@ -379,15 +379,18 @@ impl PatternWeights {
     /// The weights shipped with prune (`crates/othello/data/weights.bin`, made by `prune
     /// train`; see docs/training.md), read once.
     pub fn builtin() -> Arc<PatternWeights> {
+        Self::builtin_ref().clone()
+    }
+
+    /// The built-in weights, without a new reference.
+    fn builtin_ref() -> &'static Arc<PatternWeights> {
         static BUILTIN: OnceLock<Arc<PatternWeights>> = OnceLock::new();
-        BUILTIN
-            .get_or_init(|| {
-                Arc::new(
-                    PatternWeights::from_bytes(BUILTIN_WEIGHTS)
-                        .expect("the built-in weights file is checked by a test"),
-                )
-            })
-            .clone()
+        BUILTIN.get_or_init(|| {
+            Arc::new(
+                PatternWeights::from_bytes(BUILTIN_WEIGHTS)
+                    .expect("the built-in weights file is checked by a test"),
+            )
+        })
     }
 }
 
@@ -439,6 +442,12 @@ impl PatternEval {
     /// The weights this evaluation was made from.
     pub fn weights(&self) -> &Arc<PatternWeights> {
         &self.weights
+    }
+
+    /// Whether these are the built-in weights themselves (not a copy read from a file): cheap
+    /// enough for a search's nodes.
+    pub fn is_builtin(&self) -> bool {
+        Arc::ptr_eq(&self.weights, PatternWeights::builtin_ref())
     }
 
     /// The value of the side to move `p` against `o`, in hundredths of a disc.
