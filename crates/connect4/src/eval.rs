@@ -42,6 +42,11 @@ impl Evaluator<Position> for ThreatEval {
         };
         moves.sort_by_key(|&c| (std::cmp::Reverse(threats(c)), rank(c)));
     }
+
+    /// One threat more than the opponent is about a 73% chance.
+    fn win_scale(&self) -> f64 {
+        f64::from(Self::THREAT)
+    }
 }
 
 #[cfg(test)]

@@ -110,6 +110,10 @@ impl<E: Evaluator<Position>> Evaluator<Position> for Ordered<E> {
     fn probcut(&self, game: &Position, depth: u32) -> Option<prune_search::ProbCutFit> {
         self.eval.probcut(game, depth)
     }
+
+    fn win_scale(&self) -> f64 {
+        self.eval.win_scale()
+    }
 }
 
 #[cfg(test)]

@@ -95,6 +95,15 @@ pub trait Evaluator<G: Game>: Send + Sync {
         let _ = (game, depth);
         None
     }
+
+    /// The evaluation's scale as a chance of winning: a value `v` means the side to move wins
+    /// with a probability of about `1 / (1 + e^(−v / scale))` (so `scale` is the value of a
+    /// 73% chance). Monte Carlo tree search reads evaluations this way when its playouts are
+    /// cut off ([`crate::mcts::Playout::Cutoff`]). The default, 100, suits values in hundredths
+    /// of a unit of score.
+    fn win_scale(&self) -> f64 {
+        100.0
+    }
 }
 
 /// What ProbCut knows of a node: a search `shallow` plies deep predicts the deep one as
@@ -123,6 +132,10 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for &E {
 
     fn probcut(&self, game: &G, depth: u32) -> Option<ProbCutFit> {
         (**self).probcut(game, depth)
+    }
+
+    fn win_scale(&self) -> f64 {
+        (**self).win_scale()
     }
 }
 
