@@ -9,6 +9,7 @@ mod eval_check_cmd;
 mod games;
 mod lab_cmd;
 mod match_cmd;
+mod mcts_args;
 mod memory;
 mod nboard_cmd;
 mod perft_cmd;

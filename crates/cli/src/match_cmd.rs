@@ -15,12 +15,13 @@ use prune_play::elo::Z_95;
 use prune_play::external::{ExternalEngine, ExternalOptions, StartWait};
 use prune_play::openings::{all_openings, pick, DEFAULT_PLIES, MAX_PLIES};
 use prune_play::{Agent, EnginePlayer, PlayerOptions, TimeControl};
-use prune_search::{Algorithm, Parallel, ParallelKind};
+use prune_search::{Parallel, ParallelKind};
 use serde_json::{json, Value};
 
 use crate::cells::right;
 use crate::eval_arg::parse_eval;
 use crate::games::GameChoice;
+use crate::mcts_args::{MctsArgs, PlayerEngines};
 use crate::CliError;
 
 /// The time per move when no time control is given, in milliseconds.
@@ -42,8 +43,8 @@ pub struct MatchArgs {
     /// by default; the engines solve exactly when they can finish in time).
     #[arg(long, default_value = "othello")]
     pub game: String,
-    /// Player A: `fast` (Othello's fast midgame search) or a preset of the generic search
-    /// (`prune presets` lists them). The results are A's.
+    /// Player A: `fast` (Othello's fast midgame search), `mcts` (Monte Carlo tree search) or
+    /// a preset of the generic search (`prune presets` lists them). The results are A's.
     #[arg(long, value_name = "PRESET")]
     pub a: String,
     /// Player A's evaluation: pattern (the built-in trained weights), hand (the hand-made
@@ -55,7 +56,7 @@ pub struct MatchArgs {
     /// algorithm must be alphabeta or negascout.
     #[arg(long, value_name = "LEVEL", default_value = "off")]
     pub a_selectivity: String,
-    /// Player B: `fast` or a preset, as `--a`.
+    /// Player B: `fast`, `mcts` or a preset, as `--a`.
     #[arg(long, value_name = "PRESET", conflicts_with = "b_engine")]
     pub b: Option<String>,
     /// Player B's evaluation (as `--a-eval`).
@@ -82,7 +83,8 @@ pub struct MatchArgs {
     /// Search every move to this depth, both sides (exact endgame solves near the end).
     #[arg(long, value_name = "N")]
     pub depth: Option<u32>,
-    /// The algorithm of the presets: alphabeta, negascout, mtdf, ...
+    /// The algorithm of the presets: alphabeta, negascout, mtdf, ...; or `mcts`: both prune
+    /// players search with Monte Carlo tree search (a player can also be named `mcts`).
     #[arg(long, default_value = "negascout")]
     pub algorithm: String,
     /// The openings: the distinct positions (up to symmetry) this many plies after the start,
@@ -124,6 +126,9 @@ pub struct MatchArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Monte Carlo tree search's options (a player named `mcts`, or --algorithm mcts).
+    #[command(flatten)]
+    pub mcts_args: MctsArgs,
 }
 
 /// Player B as described on the command line.
@@ -168,16 +173,18 @@ fn engine_player(
     option: &str,
     preset: &str,
     (eval, selectivity): (&str, &str),
-    algorithm: Algorithm,
+    engines: &PlayerEngines,
     parallel: Parallel,
 ) -> Result<EnginePlayer, CliError> {
     let level: Selectivity = selectivity
         .parse()
         .map_err(|e| CliError::Usage(format!("{option}-selectivity: {e}")))?;
-    let mut options = PlayerOptions::preset(preset, algorithm)
+    let preset = engines.spec(preset);
+    let mut options = PlayerOptions::preset(preset, engines.algorithm)
         .and_then(|o| o.with_selectivity(level))
         .map_err(|e| CliError::Usage(format!("{option}: {e}")))?;
     options.parallel = parallel;
+    engines.configure(&mut options)?;
     options.eval = parse_eval(&format!("{option}-eval"), eval)?;
     if eval.trim() != "pattern" {
         options.name = format!("{} ({})", options.name, eval.trim());
@@ -279,10 +286,11 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
         ));
     }
     let control = time_control(args)?;
-    let algorithm: Algorithm = args
-        .algorithm
-        .parse()
-        .map_err(|e| CliError::Usage(format!("--algorithm: {e}")))?;
+    let engines = PlayerEngines::new(
+        &args.algorithm,
+        &args.mcts_args,
+        &[&args.a, args.b.as_deref().unwrap_or("")],
+    )?;
     let parallel = Parallel::new(args.threads, ParallelKind::Ybwc)
         .map_err(|e| CliError::Usage(format!("--threads: {e}")))?;
     if args.openings.is_some_and(|p| p > MAX_PLIES) {
@@ -308,7 +316,7 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
         "--a",
         &args.a,
         (&args.a_eval, &args.a_selectivity),
-        algorithm,
+        &engines,
         parallel,
     )?;
     // The progress bar once it is shown, for reports of an external engine's (re)start.
@@ -318,7 +326,7 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
             "--b",
             preset,
             (&args.b_eval, &args.b_selectivity),
-            algorithm,
+            &engines,
             parallel,
         )?),
         BSpec::Engine(command) => {
@@ -397,14 +405,14 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
                     "--a",
                     &args.a,
                     (&args.a_eval, &args.a_selectivity),
-                    algorithm,
+                    &engines,
                     parallel,
                 )?,
                 engine_player(
                     "--b",
                     b_preset,
                     (&args.b_eval, &args.b_selectivity),
-                    algorithm,
+                    &engines,
                     parallel,
                 )?,
             ))
@@ -443,17 +451,26 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
     };
     if args.json {
         let mut v = match_json(&info, &results, &summary);
-        v["a"] = json!({"name": a_name, "preset": args.a, "algorithm": algorithm.name()});
+        v["a"] = json!({"name": a_name, "preset": args.a, "algorithm": engines.name(&args.a)});
         v["b"] = b_json;
-        if matches!(b_spec, BSpec::Preset(_)) {
-            v["b"]["algorithm"] = json!(algorithm.name());
+        if let BSpec::Preset(preset) = b_spec {
+            v["b"]["algorithm"] = json!(engines.name(preset));
         }
         println!(
             "{}",
             serde_json::to_string_pretty(&v).expect("JSON of plain values")
         );
     } else {
-        print_match(&info, algorithm, &results, &summary);
+        let b_algorithm = match b_spec {
+            BSpec::Preset(preset) => engines.name(preset),
+            BSpec::Engine(_) => "",
+        };
+        print_match(
+            &info,
+            [engines.name(&args.a), b_algorithm],
+            &results,
+            &summary,
+        );
     }
     Ok(())
 }
@@ -658,14 +675,16 @@ fn reversed(t: &Tally) -> Tally {
 }
 
 /// The report as text: a table of both players and the Elo difference.
-fn print_match(info: &Info, algorithm: Algorithm, results: &[MatchGame], s: &MatchSummary) {
+/// `algorithms` are A's and B's (B's unused for an external engine).
+fn print_match(info: &Info, algorithms: [&str; 2], results: &[MatchGame], s: &MatchSummary) {
     let b_what = match info.b_engine {
         Some(command) => format!("NBoard engine '{command}'"),
-        None => algorithm.to_string(),
+        None => algorithms[1].to_string(),
     };
     println!(
-        "Match: A = {} ({algorithm}) vs B = {} ({b_what}), {} game{}, {}",
+        "Match: A = {} ({}) vs B = {} ({b_what}), {} game{}, {}",
         info.a_label,
+        algorithms[0],
         info.b_label,
         results.len(),
         if results.len() == 1 { "" } else { "s" },

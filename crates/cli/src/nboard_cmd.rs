@@ -10,10 +10,10 @@ use prune_play::nboard::{NboardOptions, NboardSession, Reply, DEFAULT_DEPTH, MAX
 use prune_play::{MidgameEngine, PlayerOptions};
 
 use crate::play_cmd::DEFAULT_SELECTIVITY;
-use prune_search::Algorithm;
 
 use crate::config_args::ParallelArgs;
 use crate::eval_arg::parse_eval;
+use crate::mcts_args::{MctsArgs, PlayerEngines};
 use crate::CliError;
 
 /// Options of `prune nboard`.
@@ -23,7 +23,9 @@ pub struct NboardArgs {
     /// generic search (`prune presets` lists them).
     #[arg(long, value_name = "NAME", default_value = "fast")]
     pub preset: String,
-    /// The algorithm: minimax, negamax, alphabeta, alphabeta-hard, scout, negascout or mtdf.
+    /// The algorithm of a preset: minimax, negamax, alphabeta, alphabeta-hard, scout,
+    /// negascout or mtdf; or `mcts`, Monte Carlo tree search (as `--preset mcts`; the GUI's
+    /// `set depth` is then ignored: give --time-per-move or --playouts).
     #[arg(long, short, default_value = "negascout")]
     pub algorithm: String,
     /// The midgame depth until the GUI sends `set depth` (1 to 60).
@@ -45,27 +47,28 @@ pub struct NboardArgs {
     /// Threads and parallel scheme.
     #[command(flatten)]
     pub parallel_args: ParallelArgs,
+    /// Monte Carlo tree search's options (--algorithm mcts).
+    #[command(flatten)]
+    pub mcts_args: MctsArgs,
 }
 
 impl NboardArgs {
     /// The session's options; every error is a usage error naming the option.
     fn options(&self) -> Result<NboardOptions, CliError> {
-        let algorithm: Algorithm = self
-            .algorithm
-            .parse()
-            .map_err(|e| CliError::Usage(format!("--algorithm: {e}")))?;
-        let player = PlayerOptions::preset(&self.preset, algorithm)
+        let engines = PlayerEngines::new(&self.algorithm, &self.mcts_args, &[&self.preset])?;
+        let player = PlayerOptions::preset(engines.spec(&self.preset), engines.algorithm)
             .map_err(|e| CliError::Usage(format!("--preset: {e}")))?;
         let selectivity = match (player.engine, self.selectivity) {
             (MidgameEngine::Fast, None) => DEFAULT_SELECTIVITY,
             (_, Some(s)) => s,
-            (MidgameEngine::Generic, None) => Selectivity::Off,
+            (MidgameEngine::Generic | MidgameEngine::Mcts, None) => Selectivity::Off,
         };
         let mut player = player
             .with_selectivity(selectivity)
             .map_err(|e| CliError::Usage(format!("--selectivity: {e}")))?;
         player.parallel = self.parallel_args.build()?;
         player.eval = parse_eval("--eval", &self.eval)?;
+        engines.configure(&mut player)?;
         if !(1..=MAX_DEPTH).contains(&self.depth) {
             return Err(CliError::Usage(format!(
                 "--depth must be 1 to {MAX_DEPTH}, got {}",

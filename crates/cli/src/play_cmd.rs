@@ -15,6 +15,7 @@ use prune_search::{Algorithm, Game, Parallel};
 use crate::config_args::ParallelArgs;
 use crate::eval_arg::parse_eval;
 use crate::games::GameChoice;
+use crate::mcts_args::{MctsArgs, PlayerEngines};
 use crate::positions::parse_position;
 use crate::CliError;
 
@@ -38,7 +39,9 @@ pub struct PlayArgs {
     /// or `60+1`), `move:MS` (a fixed time per move) or `depth:N` (a fixed search depth).
     #[arg(long, default_value = "60")]
     pub time: String,
-    /// The engines' algorithm.
+    /// The engines' algorithm: one of the alpha-beta family for the presets (minimax,
+    /// negamax, alphabeta, alphabeta-hard, scout, negascout, mtdf), or `mcts`: every engine
+    /// searches with Monte Carlo tree search (a side can also be named `mcts`).
     #[arg(long, short, default_value = "negascout")]
     pub algorithm: String,
     /// Start from this position (64 squares a1..h8 of `X`, `O`, `-` and the side to move;
@@ -58,6 +61,9 @@ pub struct PlayArgs {
     /// Threads and parallel scheme of the engines.
     #[command(flatten)]
     pub parallel_args: ParallelArgs,
+    /// Monte Carlo tree search's options (a side named `mcts`, or --algorithm mcts).
+    #[command(flatten)]
+    pub mcts_args: MctsArgs,
 }
 
 /// The engines' forward pruning when `--selectivity` is not given: the level that played
@@ -93,7 +99,7 @@ fn index(color: Color) -> usize {
 
 fn side(
     spec: &str,
-    algorithm: Algorithm,
+    engines: &PlayerEngines,
     parallel: Parallel,
     eval: &OthelloEval,
     selectivity: Option<Selectivity>,
@@ -106,19 +112,22 @@ fn side(
     } else {
         spec
     };
+    let spec = engines.spec(spec);
+    let algorithm = engines.algorithm;
     let mut options = PlayerOptions::preset(spec, algorithm)
         .map_err(|e| CliError::Usage(format!("'{spec}' is neither human nor a preset: {e}")))?;
     // The fast search prunes at 2.0 unless told otherwise; a generic preset only if told.
     let level = match (options.engine, selectivity) {
         (_, Some(s)) => s,
         (MidgameEngine::Fast, None) => DEFAULT_SELECTIVITY,
-        (MidgameEngine::Generic, None) => Selectivity::Off,
+        (MidgameEngine::Generic | MidgameEngine::Mcts, None) => Selectivity::Off,
     };
     options = options
         .with_selectivity(level)
         .map_err(|e| CliError::Usage(format!("--selectivity: {e}")))?;
     options.parallel = parallel;
     options.eval = eval.clone();
+    engines.configure(&mut options)?;
     let engine = EnginePlayer::new(options).map_err(|e| CliError::Usage(e.to_string()))?;
     Ok(Side::Engine(Box::new(engine)))
 }
@@ -138,16 +147,17 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
         .time
         .parse()
         .map_err(|e| CliError::Usage(format!("--time: {e}")))?;
-    let algorithm: Algorithm = args
-        .algorithm
-        .parse()
-        .map_err(|e| CliError::Usage(format!("--algorithm: {e}")))?;
+    let engines = PlayerEngines::new(
+        &args.algorithm,
+        &args.mcts_args,
+        &[&args.black, &args.white],
+    )?;
     let parallel = args.parallel_args.build()?;
     let eval = parse_eval("--eval", &args.eval)?;
     let start = parse_position(args.position.as_deref(), Position::START)?;
     let sides = [
-        side(&args.black, algorithm, parallel, &eval, args.selectivity)?,
-        side(&args.white, algorithm, parallel, &eval, args.selectivity)?,
+        side(&args.black, &engines, parallel, &eval, args.selectivity)?,
+        side(&args.white, &engines, parallel, &eval, args.selectivity)?,
     ];
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();

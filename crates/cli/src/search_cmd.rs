@@ -5,6 +5,7 @@ use std::time::Duration;
 use clap::Args;
 use prune_othello::midgame::{MidgameSearch, Selectivity};
 use prune_othello::{Position, StaticOrdering};
+use prune_search::mcts::{MctsConfig, MctsLimits};
 use prune_search::{
     Algorithm, ConfigError, Engine, Evaluator, FailMode, Game, Iteration, Named, ProbCut,
     SearchConfig, SearchLimits, SearchResult,
@@ -13,6 +14,7 @@ use prune_search::{
 use crate::config_args::{ConfigArgs, ParallelArgs};
 use crate::eval_arg::parse_eval;
 use crate::games::{run_on_game, GameChoice, GameCommand, GameOptions, TreeDepth};
+use crate::mcts_args::{is_mcts, MctsArgs, DEFAULT_SEARCH_PLAYOUTS};
 use crate::positions::parse_position;
 use crate::report::{print_result, result_json, SearchEngine};
 use crate::CliError;
@@ -104,6 +106,9 @@ pub struct SearchArgs {
     /// Threads and parallel scheme.
     #[command(flatten)]
     pub parallel_args: ParallelArgs,
+    /// Monte Carlo tree search's options.
+    #[command(flatten)]
+    pub mcts_args: MctsArgs,
     // Last: the options after a flattened struct would go under its help heading.
     /// The algorithm and its enhancements.
     #[command(flatten)]
@@ -169,6 +174,11 @@ impl SearchArgs {
 /// Runs `prune search`.
 pub fn run(args: &SearchArgs) -> Result<(), CliError> {
     let choice: GameChoice = args.game.parse()?;
+    let mcts = is_mcts(args.config_args.algorithm.as_deref());
+    args.mcts_args.refuse_unless(mcts)?;
+    if mcts {
+        return run_mcts(args, choice);
+    }
     if args.engine(choice)? == EngineKind::Fast {
         return run_fast(args);
     }
@@ -200,6 +210,80 @@ pub fn run(args: &SearchArgs) -> Result<(), CliError> {
         othello_ordering,
     };
     run_on_game(choice, &options, SearchCommand { args, config })
+}
+
+/// `prune search --algorithm mcts`: Monte Carlo tree search of any game.
+fn run_mcts(args: &SearchArgs, choice: GameChoice) -> Result<(), CliError> {
+    let refused = [
+        args.config_args
+            .given()
+            .into_iter()
+            .find(|o| !o.starts_with("--algorithm")),
+        args.depth.map(|_| "--depth".to_string()),
+        args.nodes.map(|_| "--nodes (give --playouts)".to_string()),
+        args.engine.map(|_| "--engine".to_string()),
+        args.selectivity.map(|_| "--selectivity".to_string()),
+        args.parallel_args
+            .parallel
+            .as_ref()
+            .map(|_| "--parallel (give --mcts-parallel)".to_string()),
+        args.verbose.then(|| "--verbose".to_string()),
+    ];
+    if let Some(option) = refused.into_iter().flatten().next() {
+        return Err(CliError::Usage(format!(
+            "{option}: not an option of Monte Carlo tree search (--algorithm mcts)"
+        )));
+    }
+    let threads = args.parallel_args.build()?.threads;
+    let config = args.mcts_args.build(threads)?;
+    let time = args.time_ms.map(Duration::from_millis);
+    let limits = MctsLimits {
+        playouts: args.mcts_args.playouts.or(match time {
+            Some(_) => None,
+            None => Some(DEFAULT_SEARCH_PLAYOUTS),
+        }),
+        time,
+    };
+    let othello_ordering: StaticOrdering = args
+        .othello_ordering
+        .parse()
+        .map_err(|e| CliError::Usage(format!("--othello-ordering: {e}")))?;
+    let options = GameOptions {
+        position: args.position.as_deref(),
+        eval: args.eval.as_deref(),
+        othello_ordering,
+    };
+    let command = MctsCommand {
+        args,
+        config,
+        limits,
+    };
+    run_on_game(choice, &options, command)
+}
+
+/// `prune search --algorithm mcts` once the game is set up.
+struct MctsCommand<'a> {
+    args: &'a SearchArgs,
+    config: MctsConfig,
+    limits: MctsLimits,
+}
+
+impl GameCommand for MctsCommand<'_> {
+    fn run<G: Game, E: Evaluator<G>>(
+        self,
+        game: &G,
+        eval: &E,
+        _: TreeDepth,
+    ) -> Result<(), CliError> {
+        crate::mcts_args::search(
+            &self.args.game,
+            game,
+            eval,
+            self.config,
+            self.limits,
+            self.args.json,
+        )
+    }
 }
 
 /// `prune search` once the game is set up.

@@ -26,5 +26,7 @@ pub mod player;
 pub mod record;
 
 pub use clock::{Budget, Clock, TimeControl, TimeControlError};
-pub use player::{Agent, AgentError, EnginePlayer, MidgameEngine, PlayerOptions, Thought, FAST};
+pub use player::{
+    Agent, AgentError, EnginePlayer, MidgameEngine, PlayerOptions, Thought, FAST, MCTS,
+};
 pub use record::{GameRecord, RecordError};

@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 use prune_othello::endgame::EndgameSolver;
 use prune_othello::midgame::{MidgameSearch, ProbCutParams, Selectivity};
 use prune_othello::{Move, Ordered, OthelloEval, Position, StaticOrdering};
-use prune_search::{Algorithm, ConfigError, Engine, Game, Parallel, Preset, Score};
+use prune_search::mcts::{Mcts, MctsConfig, MctsLimits, MctsResult};
+use prune_search::{Algorithm, ConfigError, Engine, Evaluator, Game, Parallel, Preset, Score};
 use prune_search::{ProbCut, SearchConfig, SearchLimits, SearchResult};
 
 use crate::{Budget, GameRecord};
@@ -61,6 +62,12 @@ pub trait Agent {
 /// The name of the fast midgame search among the presets of [`PlayerOptions::preset`].
 pub const FAST: &str = "fast";
 
+/// The name of Monte Carlo tree search among the presets of [`PlayerOptions::preset`].
+pub const MCTS: &str = "mcts";
+
+/// The playouts of an MCTS move that has no time limit (a fixed-depth budget).
+pub const MCTS_DEFAULT_PLAYOUTS: u64 = 20_000;
+
 /// The fast midgame search's table, in MiB (as the `full` preset's).
 const FAST_TT_MIB: usize = 64;
 
@@ -71,6 +78,9 @@ pub enum MidgameEngine {
     Fast,
     /// The generic search of `prune-search` with [`PlayerOptions::config`].
     Generic,
+    /// Monte Carlo tree search ([`PlayerOptions::mcts`]; threads from
+    /// [`PlayerOptions::parallel`], cut-off playouts scored by [`PlayerOptions::eval`]).
+    Mcts,
 }
 
 /// How the engine player searches.
@@ -95,32 +105,48 @@ pub struct PlayerOptions {
     pub selectivity: Selectivity,
     /// ProbCut's parameters (`None`: the built-in ones).
     pub probcut: Option<Arc<ProbCutParams>>,
+    /// Monte Carlo tree search's configuration (its `threads` are taken from `parallel`).
+    pub mcts: MctsConfig,
+    /// Monte Carlo tree search's playouts per move (`None`: as many as the move's time
+    /// allows, or [`MCTS_DEFAULT_PLAYOUTS`] without a time).
+    pub mcts_playouts: Option<u64>,
 }
 
 impl PlayerOptions {
     /// The options of the preset `name` with `algorithm`, on one thread, with endgame solving:
     /// [`FAST`] (`fast`) is Othello's fast midgame search (NegaScout; `algorithm` is not used),
-    /// any other name a preset of the generic search (see [`prune_search::PRESETS`]).
+    /// [`MCTS`] (`mcts`) Monte Carlo tree search with the default [`MctsConfig`] (random
+    /// playouts, MCTS-Solver), any other name a preset of the generic search (see
+    /// [`prune_search::PRESETS`]).
     pub fn preset(name: &str, algorithm: Algorithm) -> Result<PlayerOptions, ConfigError> {
-        let fast = name.trim().eq_ignore_ascii_case(FAST);
-        // The fast search keeps the `full` preset's configuration, unused, so that the
-        // options stay valid if its engine is switched.
-        let (preset, algorithm) = if fast {
-            (Preset::find("full")?, Algorithm::NegaScout)
+        let engine = if name.trim().eq_ignore_ascii_case(FAST) {
+            MidgameEngine::Fast
+        } else if name.trim().eq_ignore_ascii_case(MCTS) {
+            MidgameEngine::Mcts
         } else {
+            MidgameEngine::Generic
+        };
+        // The fast search and MCTS keep the `full` preset's configuration, unused, so that the
+        // options stay valid if the engine is switched.
+        let (preset, algorithm) = if engine == MidgameEngine::Generic {
             let preset = Preset::find(name).map_err(|e| match e {
-                ConfigError::Invalid(text) => ConfigError::Invalid(format!("{text}, or {FAST}")),
+                ConfigError::Invalid(text) => {
+                    ConfigError::Invalid(format!("{text}, or {FAST} or {MCTS}"))
+                }
                 e => e,
             })?;
             (preset, algorithm)
+        } else {
+            (Preset::find("full")?, Algorithm::NegaScout)
         };
         Ok(PlayerOptions {
-            name: if fast { FAST } else { preset.name }.to_string(),
-            engine: if fast {
-                MidgameEngine::Fast
-            } else {
-                MidgameEngine::Generic
-            },
+            name: match engine {
+                MidgameEngine::Fast => FAST,
+                MidgameEngine::Mcts => MCTS,
+                MidgameEngine::Generic => preset.name,
+            }
+            .to_string(),
+            engine,
             config: preset.config(algorithm)?,
             parallel: Parallel::SEQUENTIAL,
             endgame: true,
@@ -128,6 +154,8 @@ impl PlayerOptions {
             eval: OthelloEval::default(),
             selectivity: Selectivity::Off,
             probcut: None,
+            mcts: MctsConfig::default(),
+            mcts_playouts: None,
         })
     }
 }
@@ -141,6 +169,11 @@ impl PlayerOptions {
         let Selectivity::Sigma(t) = selectivity else {
             return Ok(self);
         };
+        if self.engine == MidgameEngine::Mcts {
+            return Err(ConfigError::Incoherent(
+                "Monte Carlo tree search does not prune forward: drop the selectivity".into(),
+            ));
+        }
         if self.engine == MidgameEngine::Generic {
             self.config.probcut = Some(ProbCut {
                 margin_tenths: (t * 10.0).round() as u32,
@@ -171,6 +204,7 @@ pub fn expected_solve_time(empties: u32) -> Duration {
 enum Midgame {
     Fast(Box<MidgameSearch>),
     Generic(Box<Engine<Position>>),
+    Mcts(Box<Mcts<Position>>),
 }
 
 /// prune's engine as a player: iterative deepening within the move's time, and an exact solve
@@ -206,6 +240,10 @@ impl EnginePlayer {
                 options.config,
                 options.parallel,
             )?)),
+            MidgameEngine::Mcts => Midgame::Mcts(Box::new(Mcts::new(MctsConfig {
+                threads: options.parallel.threads,
+                ..options.mcts
+            })?)),
         };
         let eval = Ordered {
             eval: options.eval.clone(),
@@ -263,6 +301,17 @@ impl EnginePlayer {
             Midgame::Generic(engine) => engine
                 .search(position, &self.eval, &limits)
                 .expect("the limits always have a depth or a time"),
+            Midgame::Mcts(search) => {
+                let limits = MctsLimits {
+                    playouts: self.options.mcts_playouts.or(match time {
+                        Some(_) => None,
+                        None => Some(MCTS_DEFAULT_PLAYOUTS),
+                    }),
+                    time,
+                };
+                let r = search.search(position, &self.eval, &limits, None);
+                return mcts_thought(&r, &self.eval, moves[0], start);
+            }
         };
         let mv = r.best_move.unwrap_or(moves[0]);
         Thought {
@@ -281,7 +330,6 @@ impl EnginePlayer {
     }
 
     fn eval_of(&self, position: &Position) -> Score {
-        use prune_search::Evaluator;
         self.eval.evaluate(position)
     }
 
@@ -329,6 +377,33 @@ impl EnginePlayer {
     }
 }
 
+/// An MCTS search's move: its value is the win rate read back into discs through the
+/// evaluation's [`Evaluator::win_scale`] (a proven win or loss is ±64, a proven draw 0), its
+/// depth the longest path walked, its nodes the playouts.
+fn mcts_thought(
+    r: &MctsResult<Move>,
+    eval: &Ordered<OthelloEval>,
+    fallback: Move,
+    start: Instant,
+) -> Thought {
+    let p = r.value.clamp(1e-9, 1.0 - 1e-9);
+    let discs = eval.win_scale() / 100.0 * (p / (1.0 - p)).ln();
+    let mv = r.best_move.unwrap_or(fallback);
+    Thought {
+        mv,
+        eval: discs.clamp(-64.0, 64.0),
+        exact: false,
+        depth: r.max_depth,
+        pv: if r.pv.first() == Some(&mv) {
+            r.pv.clone()
+        } else {
+            vec![mv]
+        },
+        nodes: r.playouts,
+        time: start.elapsed(),
+    }
+}
+
 /// A score in discs.
 fn to_discs(score: Score) -> f64 {
     match score.margin() {
@@ -346,6 +421,7 @@ impl Agent for EnginePlayer {
         match &mut self.midgame {
             Midgame::Fast(search) => search.clear(),
             Midgame::Generic(engine) => engine.clear(),
+            Midgame::Mcts(search) => search.clear(),
         }
         self.solver.clear();
     }
@@ -417,6 +493,41 @@ mod tests {
         assert!(game.current().is_legal(a.mv));
         let t = fast.think(game.current(), &Budget::time(Duration::from_millis(50)));
         assert!(game.current().is_legal(t.mv) && t.depth >= 1 && !t.exact);
+    }
+
+    #[test]
+    fn an_mcts_player_moves_in_its_budget_and_proves_won_endgames() {
+        let mut p = player(MCTS);
+        assert_eq!(p.options().engine, MidgameEngine::Mcts);
+        let t = p.think(&Position::START, &Budget::time(Duration::from_millis(50)));
+        assert!(Position::START.is_legal(t.mv) && t.nodes > 0 && !t.exact);
+        assert!(t.time < Duration::from_secs(1), "{t:?}");
+        // Without a time, a fixed number of playouts.
+        let d = p.think(&Position::START, &Budget::depth(4));
+        assert_eq!(d.nodes, MCTS_DEFAULT_PLAYOUTS);
+        // Without the exact solver, MCTS-Solver proves a short endgame: a proven win reads as
+        // +64, a loss as -64, and the move keeps the result.
+        let mut options = PlayerOptions::preset(MCTS, Algorithm::NegaScout).unwrap();
+        options.endgame = false;
+        options.mcts_playouts = Some(200_000);
+        let mut p = EnginePlayer::new(options).unwrap();
+        let mut game = GameRecord::default();
+        while game.current().empty_count() > 9 || game.current().legal_moves().len() < 2 {
+            let moves = game.current().legal_moves();
+            game.play(moves[moves.len() / 2]).unwrap();
+        }
+        let exact = EndgameSolver::new(4)
+            .solve(game.current().board(), -64, 64)
+            .score;
+        let t = p.think(game.current(), &Budget::depth(1));
+        assert_eq!(t.eval, 64.0 * f64::from(exact.signum()), "{t:?}");
+        let after = game.current().play_unchecked(t.mv);
+        let reply = EndgameSolver::new(4).solve(after.board(), -64, 64).score;
+        assert_eq!((-reply).signum(), exact.signum());
+        assert!(PlayerOptions::preset(MCTS, Algorithm::NegaScout)
+            .unwrap()
+            .with_selectivity(Selectivity::Sigma(2.0))
+            .is_err());
     }
 
     #[test]

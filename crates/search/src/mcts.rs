@@ -250,8 +250,8 @@ pub struct RootMove<M> {
 /// What a search found and did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MctsResult<M> {
-    /// The move to play: the winning (or drawing) one if the root is proven, else the most
-    /// visited of those not proven, or a proven draw if that one is expected to do worse
+    /// The move to play: the most visited winning (or drawing) one if the root is proven, else
+    /// the most visited of those not proven, or a proven draw if that one is expected to do worse
     /// (`None` only for a finished game).
     pub best_move: Option<M>,
     /// The root's mean reward for its side to move (0 to 1), or the proof's.
@@ -876,8 +876,8 @@ fn result<G: Game>(trees: &[&Tree<G>], solver: bool) -> MctsResult<G::Move> {
     }
 }
 
-/// The move to play among `moves` of a node with `proof`, with the solver: a proven win or
-/// draw that matches the proof; else the most visited move not proven, or a proven draw if
+/// The move to play among `moves` of a node with `proof`, with the solver: the most visited
+/// proven win or draw that matches the proof; else the most visited move not proven, or a proven draw if
 /// that one is expected to do worse than a draw; else the most visited. Without the solver
 /// (plain UCT): the most visited.
 fn best_move<M: Copy>(moves: &[RootMove<M>], proof: Option<Proof>, solver: bool) -> Option<M> {
@@ -891,9 +891,15 @@ fn best_move<M: Copy>(moves: &[RootMove<M>], proof: Option<Proof>, solver: bool)
     if !solver {
         return most_visited();
     }
-    let draw = moves.iter().find(|m| m.proof == Some(Proof::Draw));
+    let proven = |p: Proof| {
+        moves
+            .iter()
+            .filter(|m| m.proof == Some(p))
+            .max_by_key(|m| m.visits)
+    };
+    let draw = proven(Proof::Draw);
     let best = match proof {
-        Some(Proof::Win) => moves.iter().find(|m| m.proof == Some(Proof::Win)),
+        Some(Proof::Win) => proven(Proof::Win),
         Some(Proof::Draw) => draw,
         _ => {
             let open = moves
