@@ -34,10 +34,13 @@ pub struct LabArgs {
     #[arg(long)]
     pub jobs: Option<usize>,
     /// killers: games per configuration (one per opening); probcut: match games per
-    /// selectivity level (0 skips the matches).
+    /// selectivity level (0 skips the matches); mcts-vs-alphabeta: games per pairing and time
+    /// per move [default: 24].
     #[arg(long)]
     pub games: Option<usize>,
-    /// probcut: the matches' milliseconds per move [default: 100].
+    /// probcut: the matches' milliseconds per move [default: 100]; mcts-vs-alphabeta: one time
+    /// per move instead of 10, 40 and 160 (tic-tac-toe a fiftieth of it), the solves 20 times
+    /// it and the thread measurement 10 times it (a quick run).
     #[arg(long, value_name = "MS")]
     pub time_per_move: Option<u64>,
     /// probcut: the self-play games whose positions the regression is fitted on [default:
@@ -65,8 +68,8 @@ pub struct LabArgs {
     /// as 10000000, 1e7 or 10^7), or `none`.
     #[arg(long)]
     pub node_limit: Option<String>,
-    /// connect4: the folder of the test sets [default: ../shared/data/connect4 from the
-    /// current folder or one above it].
+    /// connect4, mcts-vs-alphabeta: the folder of Pons's Connect Four test sets [default:
+    /// ../shared/data/connect4 from the current folder or one above it].
     #[arg(long)]
     pub data: Option<PathBuf>,
     /// `list` only: print the experiments as JSON.

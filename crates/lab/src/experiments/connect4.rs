@@ -27,13 +27,13 @@ pub(super) const DEFAULTS: &str = "the first 100 positions of each of the five s
 
 /// One of Pons's test sets, with the mean times published for it.
 #[derive(Debug)]
-struct SetInfo {
+pub(super) struct SetInfo {
     /// The file's name.
     file: &'static str,
     /// Pons's name for it.
-    name: &'static str,
+    pub(super) name: &'static str,
     /// The name on the command line.
-    key: &'static str,
+    pub(super) key: &'static str,
     /// Mean time per position of Pons's final solver (tutorial part 12, no opening book), on
     /// his machine, in µs.
     published_us: f64,
@@ -43,7 +43,7 @@ struct SetInfo {
 }
 
 /// The sets, easiest first (the order of Pons's tables).
-const SETS: [SetInfo; 5] = [
+pub(super) const SETS: [SetInfo; 5] = [
     SetInfo {
         file: "Test_L3_R1",
         name: "End-Easy",
@@ -82,9 +82,9 @@ const SETS: [SetInfo; 5] = [
 ];
 
 /// A set as read: which one, and its first positions.
-struct LoadedSet {
+pub(super) struct LoadedSet {
     info: &'static SetInfo,
-    records: Vec<Record>,
+    pub(super) records: Vec<Record>,
 }
 
 /// A finished solve whose score differs from the file's.
@@ -130,7 +130,7 @@ impl Outcome {
 
 /// The folder of the test sets: `--data`, or `../shared/data/connect4` from the current folder
 /// or the nearest folder above it that has one.
-fn data_dir(options: &LabOptions) -> Result<PathBuf, LabError> {
+pub(super) fn data_dir(options: &LabOptions) -> Result<PathBuf, LabError> {
     if let Some(dir) = &options.data {
         if !dir.is_dir() {
             return Err(LabError::Usage(format!(
@@ -192,7 +192,11 @@ fn chosen_sets(options: &LabOptions) -> Result<Vec<&'static SetInfo>, LabError> 
 }
 
 /// Reads the first `per_set` positions of `info`'s file; a bad line is an error naming it.
-fn load(dir: &Path, info: &'static SetInfo, per_set: usize) -> Result<LoadedSet, LabError> {
+pub(super) fn load(
+    dir: &Path,
+    info: &'static SetInfo,
+    per_set: usize,
+) -> Result<LoadedSet, LabError> {
     let path = dir.join(info.file);
     let text = std::fs::read_to_string(&path).map_err(|e| LabError::io(&path, e))?;
     let (mut records, bad) = suite::parse(&text);

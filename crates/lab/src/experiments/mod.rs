@@ -6,6 +6,7 @@ mod algorithms;
 mod connect4;
 mod grid;
 mod killers;
+mod mcts;
 mod minimal_tree;
 mod nodes;
 mod parallel;
@@ -116,6 +117,18 @@ pub const EXPERIMENTS: &[ExperimentInfo] = &[
         defaults: probcut::DEFAULTS,
         options: &["positions", "depths", "games", "time-per-move", "fit-games"],
         run: probcut::run,
+    },
+    ExperimentInfo {
+        name: "mcts-vs-alphabeta",
+        reproduces: "Monte Carlo tree search (UCT with MCTS-Solver, random or evaluation \
+                     playouts) against alpha-beta (the full preset) at equal time per move on \
+                     tic-tac-toe, Connect Four and Othello (hand-made and trained evaluation): \
+                     Elo at three times per move; and solving power: how many Othello \
+                     endgames (14-18 empties) and Connect Four test positions each proves \
+                     within a time budget.",
+        defaults: mcts::DEFAULTS,
+        options: &["games", "time-per-move", "data"],
+        run: mcts::run,
     },
 ];
 
