@@ -567,7 +567,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
                 e.elo.map_or("unbounded".to_string(), signed),
             ));
         }
-        series.push(Series::new(&pairing.name(), points));
+        series.push(Series::new(pairing.name(), points));
     }
 
     // 2. Solving power.
@@ -812,4 +812,60 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
         tables: vec![matches, solving, threads_table],
         plots,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::NoProgress;
+
+    #[test]
+    fn openings_are_distinct_unfinished_and_spread() {
+        let all = openings(&prune_connect4::Position::START, 2, 1000);
+        assert_eq!(all.len(), 49, "7 x 7 two-ply positions, all distinct");
+        let some = openings(&TicTacToe::new(), 2, 5);
+        assert_eq!(some.len(), 5);
+        let hashes: std::collections::HashSet<u64> = some.iter().map(|g| g.hash()).collect();
+        assert_eq!(hashes.len(), 5);
+        assert!(some.iter().all(|g| g.outcome().is_none()));
+        // More pairs than openings go round again.
+        let a = opening(&prune_connect4::Position::START, 2, 60, 3);
+        let b = opening(&prune_connect4::Position::START, 2, 60, 52);
+        assert_eq!(a.hash(), b.hash());
+    }
+
+    #[test]
+    fn a_game_ends_with_a_result_for_mcts() {
+        for first in [true, false] {
+            let r = play_game(
+                &TicTacToe::new(),
+                &LineEval,
+                Playout::Random,
+                Duration::from_millis(2),
+                first,
+            );
+            assert!([0.0, 0.5, 1.0].contains(&r.mcts_score));
+            assert!(r.mcts_moves >= 4 && r.ab_moves >= 4, "{r:?}");
+            assert!(r.playouts > 0 && r.nodes > 0);
+        }
+    }
+
+    #[test]
+    fn a_quick_run_proves_nothing_false_and_fills_every_table() {
+        let options = LabOptions {
+            games: Some(1),
+            time_per_move: Some(1),
+            ..LabOptions::default()
+        };
+        let report = run(&options, &NoProgress).unwrap();
+        assert!(report.problems.is_empty(), "{:?}", report.problems);
+        let matches = report.table("mcts-matches").unwrap();
+        assert_eq!(matches.rows.len(), PAIRINGS.len());
+        let solving = report.table("mcts-solving").unwrap();
+        assert_eq!(
+            solving.rows.len(),
+            ENDGAME_EMPTIES.count() + CONNECT4_SETS.len()
+        );
+        assert_eq!(report.table("mcts-threads").unwrap().rows.len(), 2);
+    }
 }
