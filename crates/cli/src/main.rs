@@ -18,6 +18,7 @@ mod positions;
 mod presets_cmd;
 mod report;
 mod search_cmd;
+mod serve;
 mod solve_cmd;
 mod train_cmd;
 mod tree_cmd;
@@ -74,6 +75,9 @@ enum Command {
     /// a suite's exact scores at a fixed depth (error and optimal moves), and solved positions
     /// of games no training played; several `--eval`s side by side.
     EvalCheck(eval_check_cmd::EvalCheckArgs),
+    /// Serve the page (play, analyse, watch the search, the lab's reports) and its JSON API on
+    /// this machine: `prune serve`, then open the address it prints.
+    Serve(serve::ServeArgs),
     /// Draw the game tree a search visited: each node's value and window, the moves on the
     /// edges, re-searches, cutoffs and the moves they pruned, the principal variation (SVG,
     /// Graphviz DOT or text); `--compare alphabeta,minimax` draws two searches.
@@ -126,6 +130,7 @@ fn main() -> ExitCode {
         Command::Train(args) => train_cmd::run(&args),
         Command::EvalCheck(args) => eval_check_cmd::run(&args),
         Command::Tree(args) => tree_cmd::run(&args),
+        Command::Serve(args) => serve::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -682,11 +682,12 @@ fn lab_lists_its_experiments() {
         "parallel",
         "connect4",
         "probcut",
+        "mcts-vs-alphabeta",
     ] {
         assert!(stdout(&o).contains(name), "{name}");
     }
     let list = json(&["lab", "list", "--json"]);
-    assert_eq!(list.as_array().unwrap().len(), 8);
+    assert_eq!(list.as_array().unwrap().len(), 9);
     assert_eq!(list[0]["name"], "nodes");
 }
 

@@ -74,6 +74,8 @@ pub struct Engine<G: Game> {
     parallel: Parallel,
     /// The threads that split searches run on (YBWC and PV splitting with several threads).
     pool: Option<Arc<rayon::ThreadPool>>,
+    /// Set by another thread to stop a search (as a limit stops it).
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl<G: Game> Engine<G> {
@@ -120,7 +122,14 @@ impl<G: Game> Engine<G> {
                 .transpose()?,
             parallel,
             pool,
+            stop: None,
         })
+    }
+
+    /// Searches stop, as at a time or node limit, once another thread sets `stop` (checked
+    /// every 1,024 nodes); `None`: only the limits stop them.
+    pub fn set_stop(&mut self, stop: Option<Arc<AtomicBool>>) {
+        self.stop = stop;
     }
 
     /// The threads and scheme.
@@ -181,6 +190,8 @@ impl<G: Game> Engine<G> {
         let start = self.begin(limits)?;
         let tt = self.tt.as_ref();
         let config = self.config;
+        let stop = self.stop.clone();
+        let stop = stop.as_deref();
         // YBWC and PV splitting: one searcher whose nodes share their moves out on the pool.
         let split = self
             .pool
@@ -194,6 +205,9 @@ impl<G: Game> Engine<G> {
             let mut searcher = Searcher::new(eval, tt, &config, limits, start);
             if let Some(split) = &split {
                 searcher = searcher.with_split(split);
+            }
+            if let Some(stop) = stop {
+                searcher = searcher.with_halt(stop);
             }
             return Ok(iterate(
                 &mut searcher,
@@ -221,6 +235,9 @@ impl<G: Game> Engine<G> {
                 })
                 .collect();
             let mut searcher = Searcher::new(eval, tt, &config, limits, start);
+            if let Some(stop) = stop {
+                searcher = searcher.with_halt(stop);
+            }
             let mut result = iterate(
                 &mut searcher,
                 game,
