@@ -54,7 +54,7 @@ pub struct Outcome {
 }
 
 /// A game of the page: its text form and how it draws.
-pub trait PageGame: Game + Sized {
+pub trait PageGame: Game + Sized + 'static {
     /// The registry's name.
     const NAME: &'static str;
     /// Reads a position (`None` or empty text: the start).

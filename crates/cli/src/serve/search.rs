@@ -494,8 +494,9 @@ pub trait Searchable: Game {
         prepared: &Prepared,
         job: &Job,
         report: bool,
+        slots: &mut Slots,
     ) -> Option<Result<Value, String>> {
-        let _ = (selectivity, prepared, job, report);
+        let _ = (selectivity, prepared, job, report, slots);
         None
     }
 
@@ -518,11 +519,15 @@ impl Searchable for Othello {
         prepared: &Prepared,
         job: &Job,
         report: bool,
+        slots: &mut Slots,
     ) -> Option<Result<Value, String>> {
-        let mut search = match MidgameSearch::new(FAST_TT_MIB) {
-            Ok(s) => s,
-            Err(e) => return Some(Err(format!("the fast search's table: {e}"))),
-        };
+        if slots.fast.is_none() {
+            match MidgameSearch::new(FAST_TT_MIB) {
+                Ok(s) => slots.fast = Some(s),
+                Err(e) => return Some(Err(format!("the fast search's table: {e}"))),
+            }
+        }
+        let search = slots.fast.as_mut().expect("made above");
         let eval = match prepared.request.eval.as_deref().map(str::trim) {
             Some("hand") => OthelloEval::Hand,
             _ => OthelloEval::default(),
@@ -570,6 +575,16 @@ impl Searchable for TicTacToe {
     }
 }
 
+/// The engines of one request, made on first use and kept for the searches after it (an
+/// analysis searches every child with the same ones, tables and all).
+#[derive(Default)]
+pub struct Slots {
+    /// The fast Othello search.
+    fast: Option<MidgameSearch>,
+    /// The generic engine (an `Engine<G>` of the request's game).
+    generic: Option<Box<dyn std::any::Any + Send>>,
+}
+
 /// An iteration as an event.
 fn iteration_event<M: std::fmt::Display>(it: &Iteration<M>, start: Instant) -> Value {
     let secs = start.elapsed().as_secs_f64();
@@ -600,7 +615,7 @@ impl GameTask for Runner<'_> {
         if self.prepared.request.analyze {
             analyze(&game, eval, self.prepared, self.job)
         } else {
-            search_once(&game, eval, self.prepared, self.job, true)
+            search_once(&game, eval, self.prepared, self.job, true, &mut Slots::default())
         }
     }
 }
@@ -612,6 +627,7 @@ fn search_once<G: PageGame + Searchable, E: Evaluator<G>>(
     prepared: &Prepared,
     job: &Job,
     report: bool,
+    slots: &mut Slots,
 ) -> Result<Value, String> {
     let push = |event: Value| {
         if report {
@@ -627,13 +643,21 @@ fn search_once<G: PageGame + Searchable, E: Evaluator<G>>(
             if let Some((score, best)) = game.exact(&job.stop) {
                 return Ok(exact_json(game, score, best));
             }
-            game.fast(*selectivity, prepared, job, report)
+            game.fast(*selectivity, prepared, job, report, slots)
                 .unwrap_or_else(|| Err("no fast search for this game".into()))
         }
         Plan::Generic(config) => {
-            let mut engine = Engine::<G>::with_parallel(*config, prepared.parallel)
-                .map_err(|e| format!("config: {e}"))?;
-            engine.set_stop(Some(job.stop.clone()));
+            if slots.generic.is_none() {
+                let mut engine = Engine::<G>::with_parallel(*config, prepared.parallel)
+                    .map_err(|e| format!("config: {e}"))?;
+                engine.set_stop(Some(job.stop.clone()));
+                slots.generic = Some(Box::new(engine));
+            }
+            let engine = slots
+                .generic
+                .as_mut()
+                .and_then(|e| e.downcast_mut::<Engine<G>>())
+                .ok_or("the engine of another game")?;
             let limits = SearchLimits {
                 depth: prepared.limits.depth.or(Some(game.default_depth())),
                 ..prepared.limits
@@ -733,6 +757,7 @@ fn analyze<G: PageGame + Searchable, E: Evaluator<G>>(
     let depth = prepared.limits.depth.unwrap_or(game.default_depth());
     let mut scored: Vec<Value> = Vec::new();
     let mut best: Option<(Score, String)> = None;
+    let mut slots = Slots::default();
     for &mv in &moves {
         if job.stop.load(Ordering::Relaxed) {
             break;
@@ -762,7 +787,7 @@ fn analyze<G: PageGame + Searchable, E: Evaluator<G>>(
                         },
                         ..prepared.clone()
                     };
-                    let r = search_once(&child, eval, &child_prepared, job, false)?;
+                    let r = search_once(&child, eval, &child_prepared, job, false, &mut slots)?;
                     // A search's score, or MCTS's win rate (for the child's side to move)
                     // as a heuristic score in thousandths, or its proof.
                     let s: Score = match (r.get("score"), r["proof"].as_str(), r["value"].as_f64())
