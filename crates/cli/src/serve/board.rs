@@ -110,7 +110,9 @@ impl PageGame for Othello {
     const NAME: &'static str = "othello";
 
     fn read(text: Option<&str>) -> Result<Self, String> {
-        match text.map(str::trim).filter(|t| !t.is_empty()) {
+        // An OBF line is the position, then `;` and the moves' scores.
+        let text = text.map(|t| t.split(';').next().unwrap_or(t).trim());
+        match text.filter(|t| !t.is_empty()) {
             None => Ok(Othello::START),
             Some(t) => t.parse().map_err(|e| format!("position: {e}")),
         }
@@ -340,6 +342,18 @@ mod tests {
         let t = play::<TicTacToe>(None, "b2").unwrap();
         assert_eq!(t.cells, vec!["---", "-X-", "---"]);
         assert_eq!(show::<TicTacToe>(Some(&t.position)).unwrap(), t);
+    }
+
+    #[test]
+    fn an_obf_line_is_an_othello_position() {
+        // FFO #40 (crates/othello/data/ffo-40-59.obf): A2 wins by 38.
+        let line = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X; A2:+38;";
+        let v = show::<Othello>(Some(line)).unwrap();
+        assert_eq!(
+            (v.to_move, v.legal.iter().any(|m| m.mv == "a2")),
+            ("X", true)
+        );
+        assert!(!v.position.contains(';'));
     }
 
     #[test]

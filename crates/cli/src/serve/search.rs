@@ -615,7 +615,14 @@ impl GameTask for Runner<'_> {
         if self.prepared.request.analyze {
             analyze(&game, eval, self.prepared, self.job)
         } else {
-            search_once(&game, eval, self.prepared, self.job, true, &mut Slots::default())
+            search_once(
+                &game,
+                eval,
+                self.prepared,
+                self.job,
+                true,
+                &mut Slots::default(),
+            )
         }
     }
 }
