@@ -71,6 +71,11 @@ fn tiny(experiment: &str, jobs: usize) -> LabOptions {
             o.games = Some(2);
             o.time_per_move = Some(2);
         }
+        "mcts-vs-alphabeta" => {
+            // One game per pairing at 1 ms per move; solves of 20 ms.
+            o.games = Some(1);
+            o.time_per_move = Some(1);
+        }
         other => panic!("no tiny settings for {other}"),
     }
     o
