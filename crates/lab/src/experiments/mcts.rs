@@ -730,8 +730,8 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
         &[
             "game",
             "1 thread",
-            "tree, 2 threads",
-            "root, 2 threads",
+            "tree (2 threads)",
+            "root (2 threads)",
             "tree speed-up",
             "root speed-up",
         ],
