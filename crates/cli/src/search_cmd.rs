@@ -149,6 +149,19 @@ impl SearchArgs {
 }
 
 impl SearchArgs {
+    /// The options that set the game up: `--position`, `--eval`, `--othello-ordering`.
+    fn game_options(&self) -> Result<GameOptions<'_>, CliError> {
+        let othello_ordering: StaticOrdering = self
+            .othello_ordering
+            .parse()
+            .map_err(|e| CliError::Usage(format!("--othello-ordering: {e}")))?;
+        Ok(GameOptions {
+            position: self.position.as_deref(),
+            eval: self.eval.as_deref(),
+            othello_ordering,
+        })
+    }
+
     /// The search to run: fast for Othello unless a search option or `--engine generic` asks
     /// for the generic one.
     fn engine(&self, choice: GameChoice) -> Result<EngineKind, CliError> {
@@ -200,15 +213,7 @@ pub fn run(args: &SearchArgs) -> Result<(), CliError> {
             .validate()
             .map_err(|e| CliError::Usage(format!("--selectivity: {e}")))?;
     }
-    let othello_ordering: StaticOrdering = args
-        .othello_ordering
-        .parse()
-        .map_err(|e| CliError::Usage(format!("--othello-ordering: {e}")))?;
-    let options = GameOptions {
-        position: args.position.as_deref(),
-        eval: args.eval.as_deref(),
-        othello_ordering,
-    };
+    let options = args.game_options()?;
     run_on_game(choice, &options, SearchCommand { args, config })
 }
 
@@ -244,15 +249,7 @@ fn run_mcts(args: &SearchArgs, choice: GameChoice) -> Result<(), CliError> {
         }),
         time,
     };
-    let othello_ordering: StaticOrdering = args
-        .othello_ordering
-        .parse()
-        .map_err(|e| CliError::Usage(format!("--othello-ordering: {e}")))?;
-    let options = GameOptions {
-        position: args.position.as_deref(),
-        eval: args.eval.as_deref(),
-        othello_ordering,
-    };
+    let options = args.game_options()?;
     let command = MctsCommand {
         args,
         config,

@@ -73,18 +73,7 @@ fn tic_tac_toe_positions(seeds: std::ops::Range<u64>) -> Vec<TicTacToe> {
 
 #[test]
 fn proofs_on_tic_tac_toe_positions_equal_the_minimax_results() {
-    for seed in 0..60u64 {
-        let mut game = TicTacToe::new();
-        for ply in 0..1 + mix(seed, 1) % 6 {
-            let moves = game.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            game = game.play(moves[(mix(seed, 10 + ply) % moves.len() as u64) as usize]);
-        }
-        if game.outcome().is_some() {
-            continue;
-        }
+    for game in tic_tac_toe_positions(0..60) {
         let (value, best) = oracle(&game, &LineEval, 9);
         let r = mcts(&game, &MctsConfig::default(), 200_000);
         assert_eq!(r.proof, Some(Proof::of(value)), "{game}");

@@ -297,7 +297,22 @@ pub fn prepare(request: SearchRequest, max: &ServerLimits) -> Result<Prepared, C
     }
     let plan = match engine {
         "mcts" => {
-            if generic_options && c.algorithm.is_none() || c.selectivity.is_some() {
+            // Any generic option but the algorithm (which is `mcts`) is refused.
+            let alpha_beta = c.preset.is_some()
+                || c.algorithm
+                    .as_deref()
+                    .is_some_and(|a| !a.trim().eq_ignore_ascii_case("mcts"))
+                || (c.iterative.is_some()
+                    || c.aspiration.is_some()
+                    || c.static_ordering.is_some()
+                    || c.killers.is_some()
+                    || c.killer_index.is_some()
+                    || c.staged_killers.is_some()
+                    || c.history.is_some()
+                    || c.refutation.is_some()
+                    || c.shallow_order.is_some()
+                    || c.shallow_depth.is_some());
+            if alpha_beta || c.selectivity.is_some() || c.tt_mb.is_some() {
                 return Err(bad("config: engine mcts takes playouts, exploration, playout_cutoff and transpositions only"));
             }
             let config = MctsConfig {
