@@ -44,6 +44,12 @@ pub const GAMES: &[GameInfo] = &[
         takes_eval: false,
     },
     GameInfo {
+        name: "shogi",
+        syntax: "shogi",
+        position: Some("an SFEN such as lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1, or startpos"),
+        takes_eval: false,
+    },
+    GameInfo {
         name: "tictactoe",
         syntax: "tictactoe",
         position: Some("nine cells such as XO./.X./..."),
@@ -70,6 +76,8 @@ pub enum GameChoice {
     Othello,
     /// Connect Four (7 × 6), searched with the threat-counting evaluation.
     Connect4,
+    /// Shogi, searched with the material evaluation.
+    Shogi,
     /// A game of `prune-games`: tic-tac-toe or a synthetic tree.
     Teaching(GameSpec),
 }
@@ -113,6 +121,7 @@ impl GameChoice {
         let name = match self {
             GameChoice::Othello => "othello",
             GameChoice::Connect4 => "connect4",
+            GameChoice::Shogi => "shogi",
             GameChoice::Teaching(GameSpec::TicTacToe) => "tictactoe",
             GameChoice::Teaching(GameSpec::Uniform(_)) => "uniform",
             GameChoice::Teaching(GameSpec::Random(_)) => "random",
@@ -133,6 +142,7 @@ impl FromStr for GameChoice {
         for (plain, choice) in [
             ("othello", GameChoice::Othello),
             ("connect4", GameChoice::Connect4),
+            ("shogi", GameChoice::Shogi),
         ] {
             if name.trim().eq_ignore_ascii_case(plain) {
                 return match parameters.trim() {
@@ -226,6 +236,13 @@ pub fn run_on_game<C: GameCommand>(
             let left = prune_connect4::CELLS - position.moves_played();
             command.run(&position, &ThreatEval, TreeDepth::Ends(left.max(1)))
         }
+        GameChoice::Shogi => {
+            let start = prune_shogi::START_SFEN
+                .parse()
+                .expect("the start SFEN is valid");
+            let position: prune_shogi::Position = parse_position(options.position, start)?;
+            command.run(&position, &prune_shogi::MaterialEval, TreeDepth::Open)
+        }
         GameChoice::Teaching(GameSpec::TicTacToe) => {
             let game = parse_position(options.position, TicTacToe::new())?;
             let empties = game.legal_moves().len() as u32;
@@ -251,6 +268,7 @@ mod tests {
         let examples = [
             "othello",
             "connect4",
+            "shogi",
             "tictactoe",
             "uniform:width=2,depth=3",
             "random:seed=1",

@@ -22,17 +22,19 @@ const MAX_DEPTH: u32 = 20;
 /// Options of `prune perft`.
 #[derive(Args, Debug)]
 pub struct PerftArgs {
-    /// The game: `othello` or `connect4` (whose table also shows the distinct positions at each
-    /// depth, checked from the empty board against OEIS A212693).
+    /// The game: `othello`, `connect4` (whose table also shows the distinct positions at each
+    /// depth, checked from the empty board against OEIS A212693) or `shogi` (from the start
+    /// position checked against the published counts).
     #[arg(long, short, default_value = "othello")]
     pub game: String,
     /// Count to this depth (every depth from 1 up is shown) [default: 11 for Othello, 8 for
-    /// Connect Four].
+    /// Connect Four, 4 for shogi].
     #[arg(long, short)]
     pub depth: Option<u32>,
     /// The position: 64 squares (a1, b1, .., h8; `X`, `O`, `-`) and the side to move, such as
     /// `---------------------------OX------XO--------------------------- X`; for Connect Four
-    /// the columns played, 1-7, such as `4453`. The start position by default.
+    /// the columns played, 1-7, such as `4453`; for shogi an SFEN or `startpos`. The start
+    /// position by default.
     #[arg(long, short, allow_hyphen_values = true)]
     pub position: Option<String>,
     /// Print one JSON object instead of a table.
@@ -65,34 +67,69 @@ const DEFAULT_DEPTH: u32 = 11;
 
 /// Runs `prune perft`.
 pub fn run(args: &PerftArgs) -> Result<(), CliError> {
-    match args.game.parse::<GameChoice>()? {
-        GameChoice::Othello => {}
-        GameChoice::Connect4 => return crate::connect4_cmd::perft::run(args),
-        other => {
-            return Err(CliError::Usage(format!(
-                "--game {other}: prune perft counts othello and connect4"
+    let depth = |default: u32| {
+        let depth = args.depth.unwrap_or(default);
+        if (1..=MAX_DEPTH).contains(&depth) {
+            Ok(depth)
+        } else {
+            Err(CliError::Usage(format!(
+                "--depth must be 1 to {MAX_DEPTH}, got {depth}"
             )))
         }
+    };
+    match args.game.parse::<GameChoice>()? {
+        GameChoice::Othello => {
+            let position = parse_position(args.position.as_deref(), Position::START)?;
+            let published = (position == Position::START).then_some(&START_PERFT[..]);
+            count_and_report(
+                args,
+                &position.to_string(),
+                depth(DEFAULT_DEPTH)?,
+                published,
+                |d| perft(&position, d),
+            )
+        }
+        GameChoice::Shogi => {
+            let start: prune_shogi::Position = prune_shogi::START_SFEN.parse().expect("valid");
+            let position = parse_position(args.position.as_deref(), start.clone())?;
+            let published = (position == start).then_some(&prune_shogi::START_PERFT[..]);
+            count_and_report(
+                args,
+                &position.to_string(),
+                depth(SHOGI_DEPTH)?,
+                published,
+                |d| prune_shogi::perft(&position, d),
+            )
+        }
+        GameChoice::Connect4 => crate::connect4_cmd::perft::run(args),
+        other => Err(CliError::Usage(format!(
+            "--game {other}: prune perft counts othello, connect4 and shogi"
+        ))),
     }
-    let depth = args.depth.unwrap_or(DEFAULT_DEPTH);
-    if !(1..=MAX_DEPTH).contains(&depth) {
-        return Err(CliError::Usage(format!(
-            "--depth must be 1 to {MAX_DEPTH}, got {depth}"
-        )));
-    }
-    let position = parse_position(args.position.as_deref(), Position::START)?;
-    let from_start = position == Position::START;
+}
+
+/// The default depth of shogi.
+const SHOGI_DEPTH: u32 = 4;
+
+/// Counts depth 1 to `depth` with `perft`, prints them (against the `published` counts, from
+/// index 1, where there are), and fails if one differs.
+fn count_and_report(
+    args: &PerftArgs,
+    position: &str,
+    depth: u32,
+    published: Option<&[u64]>,
+    perft: impl Fn(u32) -> u64,
+) -> Result<(), CliError> {
+    let from_start = published.is_some();
     let counts: Vec<Count> = (1..=depth)
         .map(|depth| {
             let start = Instant::now();
-            let leaves = perft(&position, depth);
+            let leaves = perft(depth);
             Count {
                 depth,
                 leaves,
                 time: start.elapsed(),
-                expected: from_start
-                    .then(|| START_PERFT.get(depth as usize).copied())
-                    .flatten(),
+                expected: published.and_then(|p| p.get(depth as usize).copied()),
             }
         })
         .collect();
@@ -112,7 +149,7 @@ pub fn run(args: &PerftArgs) -> Result<(), CliError> {
             })
             .collect();
         let value = json!({
-            "position": position.to_string(),
+            "position": position,
             "depths": depths,
             "time_ms": total.as_secs_f64() * 1000.0,
         });
@@ -121,7 +158,7 @@ pub fn run(args: &PerftArgs) -> Result<(), CliError> {
             serde_json::to_string_pretty(&value).expect("JSON of plain data")
         );
     } else {
-        print_table(&position, &counts, total, from_start);
+        print_table(position, &counts, total, from_start);
     }
     match counts.iter().find(|c| c.is_wrong()) {
         Some(c) => Err(CliError::Failure(format!(
@@ -134,7 +171,7 @@ pub fn run(args: &PerftArgs) -> Result<(), CliError> {
     }
 }
 
-fn print_table(position: &Position, counts: &[Count], total: Duration, from_start: bool) {
+fn print_table(position: &str, counts: &[Count], total: Duration, from_start: bool) {
     println!("perft from {position}");
     let mut table = Table::new();
     table.load_preset(UTF8_FULL_CONDENSED);

@@ -1,0 +1,608 @@
+//! The position: the board, the hands, the side to move; move generation and legality.
+
+use std::fmt;
+
+use prune_search::{Game, MoveBits, Score};
+
+/// A side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Color {
+    /// Sente, who moves first, towards rank a (upper-case in SFEN).
+    Black,
+    /// Gote (lower-case in SFEN).
+    White,
+}
+
+impl Color {
+    /// The other side.
+    pub fn flip(self) -> Color {
+        match self {
+            Color::Black => Color::White,
+            Color::White => Color::Black,
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The rank step of "forward": −1 for Black (towards rank a), +1 for White.
+    fn forward(self) -> i8 {
+        match self {
+            Color::Black => -1,
+            Color::White => 1,
+        }
+    }
+}
+
+/// A kind of piece, promoted kinds included.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    /// Fuhyo.
+    Pawn,
+    /// Kyosha.
+    Lance,
+    /// Keima.
+    Knight,
+    /// Ginsho.
+    Silver,
+    /// Kinsho.
+    Gold,
+    /// Kakugyo.
+    Bishop,
+    /// Hisha.
+    Rook,
+    /// Gyoku/osho.
+    King,
+    /// Tokin.
+    ProPawn,
+    /// Promoted lance.
+    ProLance,
+    /// Promoted knight.
+    ProKnight,
+    /// Promoted silver.
+    ProSilver,
+    /// Ryuma: a promoted bishop.
+    Horse,
+    /// Ryuo: a promoted rook.
+    Dragon,
+}
+
+impl Kind {
+    /// Every kind, in index order.
+    pub const ALL: [Kind; 14] = [
+        Kind::Pawn,
+        Kind::Lance,
+        Kind::Knight,
+        Kind::Silver,
+        Kind::Gold,
+        Kind::Bishop,
+        Kind::Rook,
+        Kind::King,
+        Kind::ProPawn,
+        Kind::ProLance,
+        Kind::ProKnight,
+        Kind::ProSilver,
+        Kind::Horse,
+        Kind::Dragon,
+    ];
+
+    /// The kinds a hand holds, in SFEN's order of hands (R, B, G, S, N, L, P reversed here to
+    /// index order: P, L, N, S, G, B, R).
+    pub const HAND: [Kind; 7] = [
+        Kind::Pawn,
+        Kind::Lance,
+        Kind::Knight,
+        Kind::Silver,
+        Kind::Gold,
+        Kind::Bishop,
+        Kind::Rook,
+    ];
+
+    /// The promoted kind, if this kind promotes.
+    pub fn promoted(self) -> Option<Kind> {
+        Some(match self {
+            Kind::Pawn => Kind::ProPawn,
+            Kind::Lance => Kind::ProLance,
+            Kind::Knight => Kind::ProKnight,
+            Kind::Silver => Kind::ProSilver,
+            Kind::Bishop => Kind::Horse,
+            Kind::Rook => Kind::Dragon,
+            _ => return None,
+        })
+    }
+
+    /// The kind a captured piece of this kind becomes in hand.
+    pub fn unpromoted(self) -> Kind {
+        match self {
+            Kind::ProPawn => Kind::Pawn,
+            Kind::ProLance => Kind::Lance,
+            Kind::ProKnight => Kind::Knight,
+            Kind::ProSilver => Kind::Silver,
+            Kind::Horse => Kind::Bishop,
+            Kind::Dragon => Kind::Rook,
+            k => k,
+        }
+    }
+
+    /// The index in a hand (pawn 0 .. rook 6), for the kinds a hand holds.
+    pub(crate) fn hand_index(self) -> Option<usize> {
+        Kind::HAND.iter().position(|&k| k == self)
+    }
+
+    /// Single steps as (file, rank) offsets for Black (White's are mirrored in rank); a file
+    /// offset of +1 goes towards file 9 (left on Black's board).
+    fn steps(self) -> &'static [(i8, i8)] {
+        const GOLD: &[(i8, i8)] = &[(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (0, 1)];
+        const ALL8: &[(i8, i8)] = &[
+            (-1, -1),
+            (0, -1),
+            (1, -1),
+            (-1, 0),
+            (1, 0),
+            (-1, 1),
+            (0, 1),
+            (1, 1),
+        ];
+        match self {
+            Kind::Pawn => &[(0, -1)],
+            Kind::Knight => &[(-1, -2), (1, -2)],
+            Kind::Silver => &[(-1, -1), (0, -1), (1, -1), (-1, 1), (1, 1)],
+            Kind::Gold | Kind::ProPawn | Kind::ProLance | Kind::ProKnight | Kind::ProSilver => GOLD,
+            Kind::King => ALL8,
+            Kind::Horse => &[(0, -1), (-1, 0), (1, 0), (0, 1)],
+            Kind::Dragon => &[(-1, -1), (1, -1), (-1, 1), (1, 1)],
+            Kind::Lance | Kind::Bishop | Kind::Rook => &[],
+        }
+    }
+
+    /// Sliding directions for Black.
+    fn slides(self) -> &'static [(i8, i8)] {
+        const DIAGONAL: &[(i8, i8)] = &[(-1, -1), (1, -1), (-1, 1), (1, 1)];
+        const ORTHOGONAL: &[(i8, i8)] = &[(0, -1), (-1, 0), (1, 0), (0, 1)];
+        match self {
+            Kind::Lance => &[(0, -1)],
+            Kind::Bishop | Kind::Horse => DIAGONAL,
+            Kind::Rook | Kind::Dragon => ORTHOGONAL,
+            _ => &[],
+        }
+    }
+}
+
+/// A piece: its owner and kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Piece {
+    /// The owner.
+    pub color: Color,
+    /// The kind.
+    pub kind: Kind,
+}
+
+/// A square, `file * 9 + rank` with file 0–8 for USI's 1–9 and rank 0–8 for a–i.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square(pub u8);
+
+impl Square {
+    /// The square of file 1–9 and rank 0–8 (a–i), if on the board.
+    pub fn new(file: u8, rank: u8) -> Option<Square> {
+        ((1..=9).contains(&file) && rank < 9).then(|| Square((file - 1) * 9 + rank))
+    }
+
+    /// File 1–9.
+    pub fn file(self) -> u8 {
+        self.0 / 9 + 1
+    }
+
+    /// Rank 0–8 (a–i).
+    pub fn rank(self) -> u8 {
+        self.0 % 9
+    }
+
+    fn offset(self, df: i8, dr: i8) -> Option<Square> {
+        let f = self.file() as i8 + df;
+        let r = self.rank() as i8 + dr;
+        ((1..=9).contains(&f) && (0..9).contains(&r)).then(|| Square(((f - 1) * 9 + r) as u8))
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.file(), (b'a' + self.rank()) as char)
+    }
+}
+
+/// A move: a piece moved (and maybe promoted) or dropped from the hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// A piece moves from a square to another, promoting or not.
+    Normal {
+        /// Where from.
+        from: Square,
+        /// Where to.
+        to: Square,
+        /// Whether it promotes.
+        promote: bool,
+    },
+    /// A piece from the hand is put on an empty square.
+    Drop {
+        /// The kind dropped (pawn to rook).
+        kind: Kind,
+        /// Where.
+        to: Square,
+    },
+}
+
+impl fmt::Display for Move {
+    /// USI: `7g7f`, `8h2b+`, `P*5e`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Move::Normal { from, to, promote } => {
+                write!(f, "{from}{to}{}", if promote { "+" } else { "" })
+            }
+            Move::Drop { kind, to } => {
+                let letter = crate::notation::letter(kind);
+                write!(f, "{letter}*{to}")
+            }
+        }
+    }
+}
+
+impl MoveBits for Move {
+    fn to_bits(self) -> u32 {
+        match self {
+            Move::Normal { from, to, promote } => {
+                u32::from(from.0) | u32::from(to.0) << 7 | u32::from(promote) << 14
+            }
+            Move::Drop { kind, to } => {
+                1 << 15 | u32::from(to.0) << 7 | kind.hand_index().unwrap_or(0) as u32
+            }
+        }
+    }
+
+    fn from_bits(bits: u32) -> Option<Self> {
+        let to = Square(((bits >> 7) & 0x7f) as u8);
+        if to.0 >= 81 || bits >> 16 != 0 {
+            return None;
+        }
+        if bits & 1 << 15 != 0 {
+            let kind = *Kind::HAND.get((bits & 0x7f) as usize)?;
+            return Some(Move::Drop { kind, to });
+        }
+        let from = Square((bits & 0x7f) as u8);
+        (from.0 < 81).then_some(Move::Normal {
+            from,
+            to,
+            promote: bits & 1 << 14 != 0,
+        })
+    }
+}
+
+/// A shogi position.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Position {
+    pub(crate) board: [Option<Piece>; 81],
+    /// Pieces in hand, by color and hand index (pawn .. rook).
+    pub(crate) hands: [[u8; 7]; 2],
+    pub(crate) side: Color,
+    /// The move number of SFEN (1 at the start).
+    pub(crate) ply: u32,
+}
+
+impl Position {
+    /// The piece on `square`.
+    pub fn piece(&self, square: Square) -> Option<Piece> {
+        self.board[square.0 as usize]
+    }
+
+    /// How many pieces of `kind` `color` holds in hand.
+    pub fn in_hand(&self, color: Color, kind: Kind) -> u8 {
+        kind.hand_index()
+            .map_or(0, |i| self.hands[color.index()][i])
+    }
+
+    /// The side to move.
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    fn king(&self, color: Color) -> Option<Square> {
+        (0..81u8).map(Square).find(|&s| {
+            self.board[s.0 as usize]
+                == Some(Piece {
+                    color,
+                    kind: Kind::King,
+                })
+        })
+    }
+
+    /// Whether `square` is attacked by a piece of `by`.
+    pub fn attacked(&self, square: Square, by: Color) -> bool {
+        // Rank steps are mirrored for White: a vector (df, dr) of Black's is (df, -dr).
+        let mirror = |(df, dr): (i8, i8), c: Color| {
+            if c == Color::Black {
+                (df, dr)
+            } else {
+                (df, -dr)
+            }
+        };
+        const DIRECTIONS: [(i8, i8); 8] = [
+            (-1, -1),
+            (0, -1),
+            (1, -1),
+            (-1, 0),
+            (1, 0),
+            (-1, 1),
+            (0, 1),
+            (1, 1),
+        ];
+        for &(df, dr) in &DIRECTIONS {
+            let mut at = square;
+            let mut distance = 0;
+            while let Some(next) = at.offset(df, dr) {
+                at = next;
+                distance += 1;
+                let Some(p) = self.board[at.0 as usize] else {
+                    continue;
+                };
+                if p.color == by {
+                    // The piece on `at` attacks `square` in direction (-df, -dr).
+                    let toward = (-df, -dr);
+                    let steps =
+                        distance == 1 && p.kind.steps().iter().any(|&v| mirror(v, by) == toward);
+                    let slides = p.kind.slides().iter().any(|&v| mirror(v, by) == toward);
+                    if steps || slides {
+                        return true;
+                    }
+                }
+                break;
+            }
+        }
+        // Knights jump from two ranks behind `square` (as `by` sees it), one file aside.
+        for &(df, dr) in Kind::Knight.steps() {
+            let (df, dr) = mirror((df, dr), by);
+            if let Some(from) = square.offset(-df, -dr) {
+                if self.board[from.0 as usize]
+                    == Some(Piece {
+                        color: by,
+                        kind: Kind::Knight,
+                    })
+                {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether the side to move is in check.
+    pub fn in_check(&self) -> bool {
+        self.king(self.side)
+            .is_some_and(|k| self.attacked(k, self.side.flip()))
+    }
+
+    /// Whether a piece of `kind` of `color` on `rank` could still move (else it must promote
+    /// on the way there, or may not be dropped there).
+    fn can_move_from(kind: Kind, color: Color, rank: u8) -> bool {
+        let from_top = if color == Color::Black {
+            rank
+        } else {
+            8 - rank
+        };
+        match kind {
+            Kind::Pawn | Kind::Lance => from_top >= 1,
+            Kind::Knight => from_top >= 2,
+            _ => true,
+        }
+    }
+
+    fn in_zone(color: Color, rank: u8) -> bool {
+        match color {
+            Color::Black => rank <= 2,
+            Color::White => rank >= 6,
+        }
+    }
+
+    /// Every move by the rules of movement and dropping, before the king's safety and
+    /// uchifuzume are checked.
+    fn pseudo_moves(&self, moves: &mut Vec<Move>) {
+        let us = self.side;
+        let forward = us.forward();
+        let orient = |(df, dr): (i8, i8)| (df, dr * -forward);
+        for from in (0..81u8).map(Square) {
+            let Some(p) = self.board[from.0 as usize] else {
+                continue;
+            };
+            if p.color != us {
+                continue;
+            }
+            let add = |to: Square, moves: &mut Vec<Move>| {
+                let promotable = p.kind.promoted().is_some()
+                    && (Self::in_zone(us, from.rank()) || Self::in_zone(us, to.rank()));
+                if promotable {
+                    moves.push(Move::Normal {
+                        from,
+                        to,
+                        promote: true,
+                    });
+                }
+                if Self::can_move_from(p.kind, us, to.rank()) {
+                    moves.push(Move::Normal {
+                        from,
+                        to,
+                        promote: false,
+                    });
+                }
+            };
+            for &v in p.kind.steps() {
+                let (df, dr) = orient(v);
+                if let Some(to) = from.offset(df, dr) {
+                    if self.board[to.0 as usize].is_none_or(|q| q.color != us) {
+                        add(to, moves);
+                    }
+                }
+            }
+            for &v in p.kind.slides() {
+                let (df, dr) = orient(v);
+                let mut at = from;
+                while let Some(to) = at.offset(df, dr) {
+                    at = to;
+                    match self.board[to.0 as usize] {
+                        None => add(to, moves),
+                        Some(q) => {
+                            if q.color != us {
+                                add(to, moves);
+                            }
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        // Drops.
+        let hand = self.hands[us.index()];
+        if hand.iter().all(|&n| n == 0) {
+            return;
+        }
+        let mut pawn_files = [false; 10];
+        for s in (0..81u8).map(Square) {
+            if self.board[s.0 as usize]
+                == Some(Piece {
+                    color: us,
+                    kind: Kind::Pawn,
+                })
+            {
+                pawn_files[s.file() as usize] = true;
+            }
+        }
+        for (i, &kind) in Kind::HAND.iter().enumerate() {
+            if hand[i] == 0 {
+                continue;
+            }
+            for to in (0..81u8).map(Square) {
+                if self.board[to.0 as usize].is_some()
+                    || !Self::can_move_from(kind, us, to.rank())
+                    || (kind == Kind::Pawn && pawn_files[to.file() as usize])
+                {
+                    continue;
+                }
+                moves.push(Move::Drop { kind, to });
+            }
+        }
+    }
+
+    /// The position after `mv`, which must be pseudo-legal here.
+    pub fn play(&self, mv: Move) -> Position {
+        let mut next = self.clone();
+        let us = self.side;
+        match mv {
+            Move::Normal { from, to, promote } => {
+                let mut p = next.board[from.0 as usize]
+                    .take()
+                    .expect("a move starts from a piece");
+                if let Some(captured) = next.board[to.0 as usize] {
+                    if let Some(i) = captured.kind.unpromoted().hand_index() {
+                        next.hands[us.index()][i] += 1;
+                    }
+                }
+                if promote {
+                    p.kind = p.kind.promoted().unwrap_or(p.kind);
+                }
+                next.board[to.0 as usize] = Some(p);
+            }
+            Move::Drop { kind, to } => {
+                let i = kind.hand_index().expect("a droppable kind");
+                next.hands[us.index()][i] -= 1;
+                next.board[to.0 as usize] = Some(Piece { color: us, kind });
+            }
+        }
+        next.side = us.flip();
+        next.ply += 1;
+        next
+    }
+
+    /// Whether the side that just moved left its own king safe.
+    fn mover_king_safe(&self) -> bool {
+        let mover = self.side.flip();
+        self.king(mover)
+            .is_none_or(|k| !self.attacked(k, self.side))
+    }
+
+    /// Whether a pawn drop mates (uchifuzume): the drop checks and the opponent has no legal
+    /// reply.
+    fn drop_mates(&self, after: &Position) -> bool {
+        if !after.in_check() {
+            return false;
+        }
+        let mut replies = Vec::new();
+        after.pseudo_moves(&mut replies);
+        !replies.into_iter().any(|r| after.play(r).mover_king_safe())
+    }
+
+    /// The legal moves.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut moves = Vec::new();
+        self.generate_legal(&mut moves);
+        moves
+    }
+
+    fn generate_legal(&self, moves: &mut Vec<Move>) {
+        let mut pseudo = Vec::with_capacity(128);
+        self.pseudo_moves(&mut pseudo);
+        for mv in pseudo {
+            let after = self.play(mv);
+            if !after.mover_king_safe() {
+                continue;
+            }
+            if let Move::Drop {
+                kind: Kind::Pawn, ..
+            } = mv
+            {
+                if self.drop_mates(&after) {
+                    continue;
+                }
+            }
+            moves.push(mv);
+        }
+    }
+
+    /// The move named `text` (USI) if it is legal here; else an error naming why.
+    pub fn parse_move(&self, text: &str) -> Result<Move, crate::ParseError> {
+        crate::notation::parse_usi_move(self, text)
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({self})")
+    }
+}
+
+impl Game for Position {
+    type Move = Move;
+
+    fn generate_moves(&self, moves: &mut Vec<Move>) {
+        self.generate_legal(moves);
+    }
+
+    fn play(&self, mv: Move) -> Self {
+        Position::play(self, mv)
+    }
+
+    /// A side with no legal move has lost (checkmate; shogi has no stalemate).
+    fn outcome(&self) -> Option<Score> {
+        self.legal_moves().is_empty().then_some(Score::LOSS)
+    }
+
+    fn hash(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.board.hash(&mut h);
+        self.hands.hash(&mut h);
+        self.side.hash(&mut h);
+        h.finish()
+    }
+
+    fn is_tactical(&self, mv: Move) -> bool {
+        matches!(mv, Move::Normal { to, .. } if self.board[to.0 as usize].is_some())
+    }
+}
