@@ -1,0 +1,373 @@
+//! The built-in games as Python classes, and pictures of their boards.
+
+use prune_connect4::Position as C4;
+use prune_games::TicTacToe as Ttt;
+use prune_othello::{Color, Position};
+use prune_search::{Game, Score};
+use pyo3::prelude::*;
+
+use crate::err;
+
+// ---------------------------------------------------------------------------------------------
+// Pictures of boards.
+
+/// An SVG picture of a board given as rows of `X`, `O` and `-`.
+pub(crate) fn board_svg(rows: &[String], style: &str) -> String {
+    let h = rows.len();
+    let w = rows.first().map_or(0, |r| r.chars().count());
+    let cell = 40;
+    let (bg, line, x_fill, o_fill) = match style {
+        "othello" => ("#1f7a3a", "#0d4020", "#111", "#f4f4f4"),
+        "connect4" => ("#1d4fa8", "#1d4fa8", "#d62828", "#f2c80f"),
+        _ => ("#ffffff", "#333", "#1d4fa8", "#d62828"),
+    };
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\">\
+         <rect width=\"100%\" height=\"100%\" fill=\"{bg}\"/>",
+        w * cell,
+        h * cell,
+        w * cell,
+        h * cell
+    );
+    for (r, row) in rows.iter().enumerate() {
+        for (c, ch) in row.chars().enumerate() {
+            let (x, y) = (c * cell, r * cell);
+            let (cx, cy) = (x + cell / 2, y + cell / 2);
+            if style != "connect4" {
+                s.push_str(&format!(
+                    "<rect x=\"{x}\" y=\"{y}\" width=\"{cell}\" height=\"{cell}\" fill=\"none\" stroke=\"{line}\"/>"
+                ));
+            }
+            match (style, ch) {
+                ("tictactoe", 'X') => s.push_str(&format!(
+                    "<text x=\"{cx}\" y=\"{}\" font-size=\"30\" text-anchor=\"middle\" fill=\"{x_fill}\">X</text>",
+                    cy + 10
+                )),
+                ("tictactoe", 'O') => s.push_str(&format!(
+                    "<text x=\"{cx}\" y=\"{}\" font-size=\"30\" text-anchor=\"middle\" fill=\"{o_fill}\">O</text>",
+                    cy + 10
+                )),
+                ("tictactoe", _) => {}
+                (_, 'X') => s.push_str(&format!(
+                    "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"16\" fill=\"{x_fill}\"/>"
+                )),
+                (_, 'O') => s.push_str(&format!(
+                    "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"16\" fill=\"{o_fill}\"/>"
+                )),
+                ("connect4", _) => s.push_str(&format!(
+                    "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"16\" fill=\"#ffffff\"/>"
+                )),
+                _ => {}
+            }
+        }
+    }
+    s.push_str("</svg>");
+    s
+}
+
+// ---------------------------------------------------------------------------------------------
+// The games.
+
+/// An Othello position.
+#[pyclass(module = "prune._prune", frozen)]
+#[derive(Clone)]
+pub(crate) struct Othello {
+    pub(crate) pos: Position,
+}
+
+#[pymethods]
+impl Othello {
+    /// The position of `text`: 64 squares a1..h8 of `X`, `O`, `-` and the side to move, or an
+    /// OBF line (the position, then `;` and scores); the start position by default.
+    #[new]
+    #[pyo3(signature = (text=None))]
+    fn new(text: Option<&str>) -> PyResult<Self> {
+        let text = text.map(|t| t.split(';').next().unwrap_or(t).trim());
+        match text.filter(|t| !t.is_empty()) {
+            None => Ok(Othello {
+                pos: Position::START,
+            }),
+            Some(t) => t
+                .parse()
+                .map(|pos| Othello { pos })
+                .map_err(|e| err(format!("position: {e}"))),
+        }
+    }
+
+    /// The legal moves (`pass` when the side to move must pass; none when the game is over).
+    fn legal_moves(&self) -> Vec<String> {
+        self.pos
+            .legal_moves()
+            .into_iter()
+            .map(othello_move_name)
+            .collect()
+    }
+
+    /// The position after `move` (such as `d3`, or `pass`).
+    fn play(&self, r#move: &str) -> PyResult<Othello> {
+        let mv: prune_othello::Move = r#move
+            .parse()
+            .map_err(|e| err(format!("move '{move}': {e}", move = r#move)))?;
+        self.pos
+            .play(mv)
+            .map(|pos| Othello { pos })
+            .map_err(|e| err(format!("move '{}': {e}", r#move)))
+    }
+
+    /// Whether the game is over.
+    fn is_over(&self) -> bool {
+        self.pos.outcome().is_some()
+    }
+
+    /// The final disc difference for the side to move once the game is over, else `None`.
+    fn outcome(&self) -> Option<i32> {
+        self.pos.outcome().and_then(|s| s.margin())
+    }
+
+    /// `X` (black) or `O` (white).
+    #[getter]
+    fn to_move(&self) -> &'static str {
+        if self.pos.to_move() == Color::Black {
+            "X"
+        } else {
+            "O"
+        }
+    }
+
+    /// Empty squares.
+    #[getter]
+    fn empties(&self) -> u32 {
+        self.pos.empty_count()
+    }
+
+    /// The rows from rank 1, as strings of `X`, `O` and `-`.
+    fn rows(&self) -> Vec<String> {
+        let text = self.pos.to_string();
+        (0..8).map(|r| text[r * 8..r * 8 + 8].to_string()).collect()
+    }
+
+    fn __str__(&self) -> String {
+        self.pos.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Othello('{}')", self.pos)
+    }
+
+    fn __eq__(&self, other: &Othello) -> bool {
+        self.pos == other.pos
+    }
+
+    fn __hash__(&self) -> u64 {
+        self.pos.hash()
+    }
+
+    /// The board as SVG (Jupyter shows it as a picture).
+    fn _repr_svg_(&self) -> String {
+        board_svg(&self.rows(), "othello")
+    }
+}
+
+pub(crate) fn othello_move_name(m: prune_othello::Move) -> String {
+    if m == prune_othello::Move::PASS {
+        "pass".into()
+    } else {
+        m.to_string()
+    }
+}
+
+/// A Connect Four position.
+#[pyclass(module = "prune._prune", frozen)]
+#[derive(Clone)]
+pub(crate) struct ConnectFour {
+    pub(crate) pos: C4,
+    pub(crate) moves: String,
+}
+
+#[pymethods]
+impl ConnectFour {
+    /// The position after `moves`, the columns played from the empty board (1-7, such as
+    /// `4453`).
+    #[new]
+    #[pyo3(signature = (moves=""))]
+    fn new(moves: &str) -> PyResult<Self> {
+        let moves = moves.trim();
+        let pos = C4::from_moves(moves).map_err(|e| err(format!("position: {e}")))?;
+        Ok(ConnectFour {
+            pos,
+            moves: moves.to_string(),
+        })
+    }
+
+    /// The legal moves: the columns with room, `1`-`7`.
+    fn legal_moves(&self) -> Vec<String> {
+        self.pos
+            .legal_moves()
+            .into_iter()
+            .map(|m| m.to_string())
+            .collect()
+    }
+
+    /// The position after playing column `move`.
+    fn play(&self, r#move: &str) -> PyResult<ConnectFour> {
+        let moves = format!("{}{}", self.moves, r#move.trim());
+        let legal = self.legal_moves();
+        if !legal.iter().any(|m| m == r#move.trim()) {
+            return Err(err(format!(
+                "move '{}' is not legal here (legal: {})",
+                r#move,
+                legal.join(", ")
+            )));
+        }
+        ConnectFour::new(&moves)
+    }
+
+    /// Whether the game is over.
+    fn is_over(&self) -> bool {
+        self.pos.outcome().is_some()
+    }
+
+    /// The test sets' score for the side to move once the game is over, else `None`.
+    fn outcome(&self) -> Option<i32> {
+        self.pos.final_score()
+    }
+
+    /// `X` (first) or `O`.
+    #[getter]
+    fn to_move(&self) -> &'static str {
+        if self.pos.first_player_to_move() {
+            "X"
+        } else {
+            "O"
+        }
+    }
+
+    /// The rows from the top.
+    fn rows(&self) -> Vec<String> {
+        let h = prune_connect4::HEIGHT;
+        (0..h)
+            .rev()
+            .map(|row| {
+                (0..prune_connect4::WIDTH as u8)
+                    .map(|c| {
+                        let col = prune_connect4::Column::new(c).expect("a column");
+                        match self.pos.stone(col, row) {
+                            Some(true) => 'X',
+                            Some(false) => 'O',
+                            None => '-',
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn __str__(&self) -> String {
+        self.moves.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("ConnectFour('{}')", self.moves)
+    }
+
+    fn _repr_svg_(&self) -> String {
+        board_svg(&self.rows(), "connect4")
+    }
+}
+
+/// A tic-tac-toe position.
+#[pyclass(module = "prune._prune", frozen)]
+#[derive(Clone)]
+pub(crate) struct TicTacToe {
+    pub(crate) pos: Ttt,
+}
+
+#[pymethods]
+impl TicTacToe {
+    /// The position of `cells`, such as `XO./.X./...` (the empty board by default).
+    #[new]
+    #[pyo3(signature = (cells=None))]
+    fn new(cells: Option<&str>) -> PyResult<Self> {
+        match cells.map(str::trim).filter(|t| !t.is_empty()) {
+            None => Ok(TicTacToe { pos: Ttt::new() }),
+            Some(t) => t
+                .parse()
+                .map(|pos| TicTacToe { pos })
+                .map_err(|e| err(format!("position: {e}"))),
+        }
+    }
+
+    /// The legal moves, `a1`..`c3`.
+    fn legal_moves(&self) -> Vec<String> {
+        self.pos
+            .legal_moves()
+            .into_iter()
+            .map(|m| m.to_string())
+            .collect()
+    }
+
+    /// The position after `move`.
+    fn play(&self, r#move: &str) -> PyResult<TicTacToe> {
+        let legal = self.pos.legal_moves();
+        let mv = legal
+            .iter()
+            .copied()
+            .find(|m| m.to_string().eq_ignore_ascii_case(r#move.trim()))
+            .ok_or_else(|| {
+                let names: Vec<String> = legal.iter().map(ToString::to_string).collect();
+                err(format!(
+                    "move '{}' is not legal here (legal: {})",
+                    r#move,
+                    names.join(", ")
+                ))
+            })?;
+        Ok(TicTacToe {
+            pos: self.pos.play(mv),
+        })
+    }
+
+    /// Whether the game is over.
+    fn is_over(&self) -> bool {
+        self.pos.outcome().is_some()
+    }
+
+    /// 1 if the side to move has won, -1 if lost, 0 for a draw, once the game is over.
+    fn outcome(&self) -> Option<i32> {
+        self.pos.outcome().map(|s| match s.cmp(&Score::DRAW) {
+            std::cmp::Ordering::Greater => 1,
+            std::cmp::Ordering::Less => -1,
+            std::cmp::Ordering::Equal => 0,
+        })
+    }
+
+    /// `X` or `O`.
+    #[getter]
+    fn to_move(&self) -> &'static str {
+        if self.pos.x_to_move() {
+            "X"
+        } else {
+            "O"
+        }
+    }
+
+    /// The rows from the top.
+    fn rows(&self) -> Vec<String> {
+        self.pos
+            .to_string()
+            .lines()
+            .map(|l| l.replace('.', "-"))
+            .collect()
+    }
+
+    fn __str__(&self) -> String {
+        self.pos.to_string().replace('\n', "/")
+    }
+
+    fn __repr__(&self) -> String {
+        format!("TicTacToe('{}')", self.__str__())
+    }
+
+    fn _repr_svg_(&self) -> String {
+        board_svg(&self.rows(), "tictactoe")
+    }
+}
