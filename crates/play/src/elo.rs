@@ -81,6 +81,12 @@ impl EloEstimate {
         })
     }
 
+    /// The 95 % interval as text, `-35.0 to +12.3`, an unbounded end as `∞`.
+    pub fn interval_text(&self) -> String {
+        let end = |x: Option<f64>| x.map_or("∞".to_string(), signed);
+        format!("{} to {}", end(self.low), end(self.high))
+    }
+
     /// Half the width of the 95 % interval in Elo (`None` when one end is unbounded): the
     /// `±` of `+12.3 ± 45.6`.
     pub fn error(&self) -> Option<f64> {

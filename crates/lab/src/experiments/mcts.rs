@@ -541,8 +541,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
             let sum = |f: fn(&GameResult) -> u64| results.iter().map(f).sum::<u64>() as f64;
             let per = |work: f64, moves: f64| if moves > 0.0 { work / moves } else { 0.0 };
             let ms = times_of(pairing.arena)[k];
-            let end = |x: Option<f64>| x.map_or("∞".to_string(), signed);
-            let interval = format!("{} to {}", end(e.low), end(e.high));
+            let interval = e.interval_text();
             matches.push(vec![
                 Cell::text(pairing.arena.name()),
                 Cell::text(pairing.mcts_name()),

@@ -404,10 +404,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
                 }
             };
             let elo = s.elo.and_then(|e| e.elo);
-            let interval = s.elo.map_or(String::new(), |e| {
-                let end = |x: Option<f64>| x.map_or("∞".to_string(), signed);
-                format!("{} to {}", end(e.low), end(e.high))
-            });
+            let interval = s.elo.map_or(String::new(), |e| e.interval_text());
             if let Some(e) = elo {
                 elo_points.push((l as f64, e));
             }
@@ -432,10 +429,8 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
                 s.tally.losses,
                 s.tally.games(),
                 elo.map_or("unbounded".to_string(), signed),
-                s.elo.map_or(String::new(), |e| {
-                    let end = |x: Option<f64>| x.map_or("∞".to_string(), signed);
-                    format!("95% {} to {}", end(e.low), end(e.high))
-                })
+                s.elo
+                    .map_or(String::new(), |e| format!("95% {}", e.interval_text()))
             ));
         }
     }
