@@ -87,6 +87,15 @@ pub struct TrainArgs {
         default_value = "per-empties"
     )]
     pub bias: String,
+    /// Refine these weights (pattern, the built-in ones, or a weights file) instead of fitting
+    /// from nothing: the phases below --refit-from empties are kept as they are, and each
+    /// phase from there starts from (and with --l2-toward previous is pulled toward) its own
+    /// weights here.
+    #[arg(long, value_name = "WEIGHTS")]
+    pub base: Option<String>,
+    /// With --base: the first number of empties fitted again (a multiple of the phase width, 4).
+    #[arg(long, value_name = "EMPTIES")]
+    pub refit_from: Option<u32>,
     /// One game in this many is held out to measure the fit.
     #[arg(long, value_name = "N", default_value_t = DEFAULTS.holdout_every)]
     pub holdout_every: usize,
@@ -154,13 +163,32 @@ impl TrainArgs {
                     .into(),
             ));
         }
-        let player = match parse_eval("--player", &self.player)? {
-            OthelloEval::Pattern(p) => p.weights().clone(),
-            OthelloEval::Hand => {
+        let player = trained("--player", &self.player)?;
+        let (base, refit_from) = match (&self.base, self.refit_from) {
+            (None, None) => (None, 0),
+            (Some(base), Some(from)) => {
+                if from % PHASE_WIDTH != 0 || from == 0 || from >= 60 {
+                    return Err(usage(format!(
+                        "--refit-from {from}: expected a multiple of {PHASE_WIDTH} from \
+                         {PHASE_WIDTH} to 56 (the first empties of a phase)"
+                    )));
+                }
+                if self.search_depth == 0 {
+                    return Err(usage(
+                        "--base: the refitted phases are labelled by a search (--search-depth)"
+                            .into(),
+                    ));
+                }
+                (Some(trained("--base", base)?), from)
+            }
+            (Some(_), None) => {
                 return Err(usage(
-                    "--player hand: the games are played with trained weights (pattern or a \
-                     weights file)"
-                        .into(),
+                    "--base needs --refit-from (the first number of empties fitted again)".into(),
+                ))
+            }
+            (None, Some(_)) => {
+                return Err(usage(
+                    "--refit-from needs --base (the weights whose earlier phases are kept)".into(),
                 ))
             }
         };
@@ -199,8 +227,23 @@ impl TrainArgs {
             l2: self.l2,
             l2_toward_previous,
             bias_per_phase,
+            base,
+            refit_from,
             threads,
         })
+    }
+}
+
+/// The trained weights `spec` names for `option` (pattern or a weights file; not hand).
+fn trained(
+    option: &str,
+    spec: &str,
+) -> Result<std::sync::Arc<prune_othello::pattern::PatternWeights>, CliError> {
+    match parse_eval(option, spec)? {
+        OthelloEval::Pattern(p) => Ok(p.weights().clone()),
+        OthelloEval::Hand => Err(CliError::Usage(format!(
+            "{option} hand: expected trained weights (pattern or a weights file)"
+        ))),
     }
 }
 
@@ -255,6 +298,10 @@ fn settings(o: &TrainOptions) -> serde_json::Value {
     }
     if o.average_depths {
         settings["average_depths"] = json!(true);
+    }
+    if let Some(base) = &o.base {
+        settings["base"] = json!(format!("{:016x}", fingerprint(&base.to_bytes())));
+        settings["refit_from"] = json!(o.refit_from);
     }
     if o.play_depth > 0 {
         settings["play_depth"] = json!(o.play_depth);

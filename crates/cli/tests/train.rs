@@ -183,6 +183,16 @@ fn bad_weights_files_and_options_are_refused_with_the_reason() {
         ),
         (&["train", "--play-blocks", "0-1"], "needs --play-depth"),
         (&["train", "--l2-toward", "one"], "--l2-toward"),
+        (&["train", "--base", "pattern"], "needs --refit-from"),
+        (&["train", "--refit-from", "36"], "needs --base"),
+        (
+            &["train", "--base", "pattern", "--refit-from", "37"],
+            "--refit-from 37",
+        ),
+        (
+            &["train", "--base", "hand", "--refit-from", "36"],
+            "--base hand",
+        ),
         (&["train", "--bias", "none"], "--bias"),
         (
             &[

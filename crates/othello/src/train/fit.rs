@@ -200,7 +200,9 @@ pub fn fit_phase(
 /// with [`fit_phase`] on them and the previous phase's samples, starting from the previous
 /// phase's weights. Each fitted phase's weights also become the starting point of every later
 /// phase (and the labelling search's stand-in where a pass keeps a leaf in an unfitted phase).
-/// `done` hears each phase's report as it finishes.
+/// With [`TrainOptions::base`] (refining), the phases below [`TrainOptions::refit_from`]
+/// empties are the base's, unlabelled and unfitted, and each later phase starts from the
+/// base's own weights for it. `done` hears each fitted phase's report as it finishes.
 pub fn fit_phases<E>(
     samples: &[Sample],
     options: &TrainOptions,
@@ -208,10 +210,17 @@ pub fn fit_phases<E>(
     mut labels: impl FnMut(usize, &[Sample], &PatternEval) -> Result<Vec<f32>, E>,
     mut done: impl FnMut(&FitReport),
 ) -> Result<(PatternWeights, Vec<FitReport>), E> {
-    let mut weights = PatternWeights::zero(provenance);
+    let (mut weights, first) = match &options.base {
+        Some(base) => {
+            let mut weights = (**base).clone();
+            weights.provenance = provenance.to_string();
+            (weights, phase_of(options.refit_from))
+        }
+        None => (PatternWeights::zero(provenance), 0),
+    };
     let mut reports = Vec::new();
     let mut previous = Vec::new();
-    for phase in 0..PHASES {
+    for phase in first..PHASES {
         let mine: Vec<Sample> = samples
             .iter()
             .filter(|s| phase_of(s.empties()) == phase)
@@ -224,7 +233,13 @@ pub fn fit_phases<E>(
             fit_phase(phase, &labelled, &previous, &weights.phases[phase], options);
         done(&report);
         reports.push(report);
-        for later in &mut weights.phases[phase..] {
+        // Refining keeps the base's later phases as their starting points.
+        let upto = if options.base.is_some() {
+            phase + 1
+        } else {
+            PHASES
+        };
+        for later in &mut weights.phases[phase..upto] {
             later.clone_from(&fitted);
         }
         previous = labelled;

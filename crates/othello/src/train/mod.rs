@@ -29,14 +29,13 @@ mod fit;
 mod play;
 
 pub use fit::{fit_phase, fit_phases, FitReport};
-use play::search_config;
 pub use play::{merge, play_games, self_play};
 
-use prune_search::{Engine, SearchLimits};
+use prune_search::SearchLimits;
 
 use crate::board::Board;
 use crate::endgame::EndgameSolver;
-use crate::ordering::{Ordered, StaticOrdering};
+use crate::midgame::MidgameSearch;
 use crate::pattern::{PatternEval, PatternWeights, PHASE_WIDTH};
 use crate::position::{Color, Position};
 use crate::OthelloEval;
@@ -91,6 +90,15 @@ pub struct TrainOptions {
     /// tell the two colours apart (through the parity of the empties), so it also learns
     /// which colour the training games favoured; one per phase cannot.
     pub bias_per_phase: bool,
+    /// Refining: weights to start from. The phases below [`TrainOptions::refit_from`] empties
+    /// are kept as they are (their positions are neither labelled nor fitted); each later
+    /// phase starts from its own weights here (and with [`TrainOptions::l2_toward_previous`]
+    /// the ridge pulls toward them), and its labelling search's leaves are evaluated by these
+    /// weights where no phase has been refitted yet.
+    pub base: Option<Arc<PatternWeights>>,
+    /// With [`TrainOptions::base`], the first number of empties that is fitted again (a
+    /// multiple of [`PHASE_WIDTH`]); without, 0.
+    pub refit_from: u32,
     /// Worker threads for labelling.
     pub threads: usize,
 }
@@ -113,6 +121,8 @@ impl Default for TrainOptions {
             l2: 2.0,
             l2_toward_previous: false,
             bias_per_phase: false,
+            base: None,
+            refit_from: 0,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         }
     }
@@ -198,28 +208,25 @@ pub fn label(
     )
 }
 
-/// What one labelling thread keeps between samples: its solver, its search engine and the
-/// search's settings.
+/// What one labelling thread keeps between samples: its solver, its search and the search's
+/// limits.
 struct Labeller {
     solver: EndgameSolver,
-    engine: Engine<Position>,
-    eval: Ordered<OthelloEval>,
+    search: MidgameSearch,
     limits: SearchLimits,
 }
 
 impl Labeller {
     fn new(model: &PatternEval, options: &TrainOptions) -> Labeller {
-        // The first generation's searches had the preset's 64 MiB table (kept, so that its
-        // labels stay the same); cleared for every sample, a small one is much cheaper for
-        // these shallow searches.
-        let tt_mib = if options.play_depth > 0 { 1 } else { 64 };
+        // The fast midgame search returns the generic search's value at every fixed depth (its
+        // differential test), so the labels are those of the full preset's NegaScout, which
+        // labelled the first two generations, at a fraction of the cost. Its table is cleared
+        // for every sample, so that a label depends only on its position.
+        let mut search = MidgameSearch::new(1).expect("a 1 MiB table");
+        search.set_eval(OthelloEval::Pattern(model.clone()));
         Labeller {
             solver: EndgameSolver::new(4),
-            engine: Engine::new(search_config(tt_mib)).expect("the full preset is valid"),
-            eval: Ordered {
-                eval: OthelloEval::Pattern(model.clone()),
-                ordering: StaticOrdering::Mobility,
-            },
+            search,
             limits: SearchLimits {
                 depth: Some(options.search_depth + u32::from(options.average_depths)),
                 nodes: None,
@@ -243,12 +250,9 @@ impl Labeller {
             // No search: the outcome, or nothing (left out of the fit).
             return outcome.unwrap_or(f32::NAN);
         }
-        self.engine.clear();
+        self.search.clear();
         let position = Position::new(s.board(), Color::Black);
-        let r = self
-            .engine
-            .search(&position, &self.eval, &self.limits)
-            .expect("a depth limit is given");
+        let r = self.search.search(&position, &self.limits);
         let n = r.iterations.len();
         let searched = if options.average_depths && n >= 2 {
             // The last two iterations: depths d and d + 1 (fewer when the search reached the
@@ -546,6 +550,100 @@ mod tests {
         assert!(
             distance(&shrunk.classes, &zero) < distance(&init.classes, &zero),
             "the pull toward zero shrinks them"
+        );
+    }
+
+    #[test]
+    fn search_labels_are_the_generic_search_s_values() {
+        // The labeller searches with the fast midgame search; its values must be the full
+        // preset's NegaScout's, which labelled the first two generations.
+        let samples: Vec<Sample> = play_games(&gen2(), 0..2, &|_| {})
+            .concat()
+            .into_iter()
+            .filter(|s| s.exact.is_none() && s.empties() > 14)
+            .step_by(3)
+            .collect();
+        assert!(samples.len() >= 10, "{} samples", samples.len());
+        let model = PatternEval::builtin();
+        let options = TrainOptions {
+            search_depth: 5,
+            outcome_weight: 0.0,
+            threads: 1,
+            ..gen2()
+        };
+        let labels = label(&samples, &model, &options, &|_| {});
+        let mut engine =
+            prune_search::Engine::new(play::search_config(1)).expect("the full preset");
+        let eval = crate::ordering::Ordered {
+            eval: OthelloEval::Pattern(model.clone()),
+            ordering: crate::ordering::StaticOrdering::Mobility,
+        };
+        let limits = SearchLimits {
+            depth: Some(5),
+            nodes: None,
+            time: None,
+        };
+        for (s, &v) in samples.iter().zip(&labels) {
+            engine.clear();
+            let position = Position::new(s.board(), Color::Black);
+            let r = engine.search(&position, &eval, &limits).unwrap();
+            assert_eq!(v, in_discs(r.score) as f32, "{:?}", s.board());
+        }
+    }
+
+    #[test]
+    fn refining_keeps_the_base_below_refit_from_and_starts_later_phases_from_it() {
+        let base = PatternWeights::builtin();
+        let options = TrainOptions {
+            base: Some(base.clone()),
+            refit_from: 48,
+            search_depth: 4,
+            outcome_weight: 0.0,
+            epochs: 5,
+            ..gen2()
+        };
+        let samples = merge(play_games(&options, 0..4, &|_| {}));
+        let mut labelled_phases = Vec::new();
+        let (weights, reports) = fit_phases(
+            &samples,
+            &options,
+            "refined",
+            |phase, mine, model| {
+                labelled_phases.push(phase);
+                Ok::<_, ()>(label(mine, model, &options, &|_| {}))
+            },
+            |_| {},
+        )
+        .unwrap();
+        // Only the phases from 48 empties on are labelled and fitted.
+        assert_eq!(labelled_phases, vec![12, 13, 14]);
+        assert_eq!(
+            reports.iter().map(|r| r.phase).collect::<Vec<_>>(),
+            [12, 13, 14]
+        );
+        for phase in 0..12 {
+            assert_eq!(weights.phases[phase], base.phases[phase], "phase {phase}");
+        }
+        assert_eq!(weights.provenance, "refined");
+        // The refitted phases moved from the base's weights, but only a little: they started
+        // there, five passes ago.
+        let moved: i64 = (12..15)
+            .flat_map(|p| {
+                weights.phases[p]
+                    .classes
+                    .iter()
+                    .zip(&base.phases[p].classes)
+            })
+            .map(|(&a, &b)| i64::from(a - b).abs())
+            .sum();
+        assert!(moved > 0, "nothing was fitted");
+        let size: i64 = (12..15)
+            .flat_map(|p| base.phases[p].classes.iter())
+            .map(|&a| i64::from(a).abs())
+            .sum();
+        assert!(
+            moved < size / 10,
+            "moved {moved} of {size}: not started from the base"
         );
     }
 
