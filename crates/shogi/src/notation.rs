@@ -241,12 +241,7 @@ impl FromStr for Position {
         if kings(Color::Black) > 1 || kings(Color::White) > 1 {
             return Err(whole("a side has more than one king"));
         }
-        Ok(Position {
-            board,
-            hands,
-            side,
-            ply,
-        })
+        Ok(Position::from_parts(board, hands, side, ply))
     }
 }
 

@@ -286,9 +286,117 @@ pub struct Position {
     pub(crate) side: Color,
     /// The move number of SFEN (1 at the start).
     pub(crate) ply: u32,
+    /// Where each side's king stands (by [`Color`] index), if it has one.
+    kings: [Option<Square>; 2],
+    /// The Zobrist key of the board, the hands and the side to move (not the move number).
+    key: u64,
+}
+
+/// Random keys for Zobrist hashing, made at compile time by SplitMix64 from a fixed seed.
+struct Zobrist {
+    /// By color, kind ([`Kind::ALL`] order) and square.
+    piece: [[[u64; 81]; 14]; 2],
+    /// By color, hand index and count (a key per piece held: the count's keys XORed together).
+    hand: [[[u64; 19]; 7]; 2],
+    /// XORed in when White is to move.
+    white: u64,
+}
+
+const fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+static ZOBRIST: Zobrist = {
+    let mut state = 0x5348_4f47_4920_u64;
+    let mut piece = [[[0; 81]; 14]; 2];
+    let mut hand = [[[0; 19]; 7]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut k = 0;
+        while k < 14 {
+            let mut s = 0;
+            while s < 81 {
+                piece[c][k][s] = splitmix(&mut state);
+                s += 1;
+            }
+            k += 1;
+        }
+        let mut k = 0;
+        while k < 7 {
+            let mut n = 0;
+            while n < 19 {
+                hand[c][k][n] = splitmix(&mut state);
+                n += 1;
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    Zobrist {
+        piece,
+        hand,
+        white: splitmix(&mut state),
+    }
+};
+
+fn piece_key(p: Piece, s: Square) -> u64 {
+    ZOBRIST.piece[p.color.index()][p.kind as usize][s.0 as usize]
+}
+
+/// The key of holding the `n`-th piece of hand index `i` (n from 1).
+fn hand_key(color: Color, i: usize, n: u8) -> u64 {
+    ZOBRIST.hand[color.index()][i][usize::from(n).min(18)]
 }
 
 impl Position {
+    /// A position from its parts; the king squares and the key are computed here.
+    pub(crate) fn from_parts(
+        board: [Option<Piece>; 81],
+        hands: [[u8; 7]; 2],
+        side: Color,
+        ply: u32,
+    ) -> Position {
+        let mut kings = [None; 2];
+        let mut key = if side == Color::White {
+            ZOBRIST.white
+        } else {
+            0
+        };
+        for (i, p) in board.iter().enumerate() {
+            if let Some(p) = *p {
+                let s = Square(i as u8);
+                key ^= piece_key(p, s);
+                if p.kind == Kind::King {
+                    kings[p.color.index()] = Some(s);
+                }
+            }
+        }
+        for color in [Color::Black, Color::White] {
+            for i in 0..7 {
+                for n in 1..=hands[color.index()][i] {
+                    key ^= hand_key(color, i, n);
+                }
+            }
+        }
+        Position {
+            board,
+            hands,
+            side,
+            ply,
+            kings,
+            key,
+        }
+    }
+
+    /// The Zobrist key: the board, the hands and the side to move (not the move number).
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
     /// The piece on `square`.
     pub fn piece(&self, square: Square) -> Option<Piece> {
         self.board[square.0 as usize]
@@ -305,14 +413,9 @@ impl Position {
         self.side
     }
 
-    fn king(&self, color: Color) -> Option<Square> {
-        (0..81u8).map(Square).find(|&s| {
-            self.board[s.0 as usize]
-                == Some(Piece {
-                    color,
-                    kind: Kind::King,
-                })
-        })
+    /// Where `color`'s king stands, if it has one.
+    pub fn king(&self, color: Color) -> Option<Square> {
+        self.kings[color.index()]
     }
 
     /// Whether `square` is attacked by a piece of `by`.
@@ -499,22 +602,35 @@ impl Position {
                 let mut p = next.board[from.0 as usize]
                     .take()
                     .expect("a move starts from a piece");
+                next.key ^= piece_key(p, from);
                 if let Some(captured) = next.board[to.0 as usize] {
+                    next.key ^= piece_key(captured, to);
                     if let Some(i) = captured.kind.unpromoted().hand_index() {
-                        next.hands[us.index()][i] += 1;
+                        let n = &mut next.hands[us.index()][i];
+                        *n += 1;
+                        next.key ^= hand_key(us, i, *n);
                     }
                 }
                 if promote {
                     p.kind = p.kind.promoted().unwrap_or(p.kind);
                 }
+                if p.kind == Kind::King {
+                    next.kings[us.index()] = Some(to);
+                }
+                next.key ^= piece_key(p, to);
                 next.board[to.0 as usize] = Some(p);
             }
             Move::Drop { kind, to } => {
                 let i = kind.hand_index().expect("a droppable kind");
-                next.hands[us.index()][i] -= 1;
-                next.board[to.0 as usize] = Some(Piece { color: us, kind });
+                let n = &mut next.hands[us.index()][i];
+                next.key ^= hand_key(us, i, *n);
+                *n -= 1;
+                let p = Piece { color: us, kind };
+                next.key ^= piece_key(p, to);
+                next.board[to.0 as usize] = Some(p);
             }
         }
+        next.key ^= ZOBRIST.white;
         next.side = us.flip();
         next.ply += 1;
         next
@@ -594,15 +710,39 @@ impl Game for Position {
     }
 
     fn hash(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        self.board.hash(&mut h);
-        self.hands.hash(&mut h);
-        self.side.hash(&mut h);
-        h.finish()
+        self.key
     }
 
     fn is_tactical(&self, mv: Move) -> bool {
         matches!(mv, Move::Normal { to, .. } if self.board[to.0 as usize].is_some())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The key and the king squares kept by `play` are the ones computed from scratch, along
+    /// random games from the start (captures, promotions and drops included).
+    #[test]
+    fn incremental_key_and_kings_match_a_fresh_computation() {
+        let mut state = 7u64;
+        let mut drops = 0;
+        for _game in 0..20 {
+            let mut p: Position = "startpos".parse().unwrap();
+            for _ply in 0..150 {
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[(splitmix(&mut state) % moves.len() as u64) as usize];
+                drops += usize::from(matches!(mv, Move::Drop { .. }));
+                p = p.play(mv);
+                let fresh = Position::from_parts(p.board, p.hands, p.side, p.ply);
+                assert_eq!(p.key, fresh.key, "after {mv} in {p}");
+                assert_eq!(p.kings, fresh.kings, "after {mv} in {p}");
+            }
+        }
+        assert!(drops > 0, "the random games dropped pieces");
     }
 }
