@@ -241,7 +241,7 @@ pub fn run_on_game<C: GameCommand>(
                 .parse()
                 .expect("the start SFEN is valid");
             let position: prune_shogi::Position = parse_position(options.position, start)?;
-            command.run(&position, &prune_shogi::MaterialEval, TreeDepth::Open)
+            command.run(&position, &prune_shogi::HandMadeEval, TreeDepth::Open)
         }
         GameChoice::Teaching(GameSpec::TicTacToe) => {
             let game = parse_position(options.position, TicTacToe::new())?;

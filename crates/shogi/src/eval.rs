@@ -1,10 +1,12 @@
-//! [`MaterialEval`]: a first, hand-made evaluation of shogi positions — material on the board
-//! and in hand. Not a trained network, and not yet the piece-square tables and king safety
-//! the shogi issue asks for.
+//! Hand-made evaluations of shogi positions (neither is a trained network):
+//! - [`MaterialEval`]: material on the board and in hand;
+//! - [`HandMadeEval`]: material, plus king safety — the king's defenders, the attackers near
+//!   it, its rank, the opponent's pieces in hand against a bare king — and the piece-square
+//!   term of the king's rank. The playing engine ([`crate::engine`]) uses it.
 
 use prune_search::{Evaluator, Score};
 
-use crate::position::{Color, Kind, Move, Position, Square};
+use crate::position::{Color, Kind, Move, Piece, Position, Square};
 
 /// The value of a piece of `kind` on the board, in hundredths of a pawn.
 pub fn value(kind: Kind) -> i32 {
@@ -55,5 +57,124 @@ impl Evaluator<Position> for MaterialEval {
             Move::Normal { to, .. } => -p.piece(to).map_or(0, |q| value(q.kind)),
             Move::Drop { .. } => 0,
         });
+    }
+}
+
+/// Material and king safety, in hundredths of a pawn for the side to move (see the module).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HandMadeEval;
+
+/// The Chebyshev distance between two squares (king steps).
+fn distance(a: Square, b: Square) -> u8 {
+    a.file().abs_diff(b.file()).max(a.rank().abs_diff(b.rank()))
+}
+
+/// How far `square` is from `color`'s own back rank (0 on it, 8 on the far one).
+fn advance(color: Color, square: Square) -> u8 {
+    match color {
+        Color::Black => 8 - square.rank(),
+        Color::White => square.rank(),
+    }
+}
+
+fn is_defender(kind: Kind) -> bool {
+    matches!(
+        kind,
+        Kind::Gold
+            | Kind::Silver
+            | Kind::ProPawn
+            | Kind::ProLance
+            | Kind::ProKnight
+            | Kind::ProSilver
+    )
+}
+
+/// The bonus of a piece of `kind` standing within two king steps of the enemy king.
+fn attack_bonus(kind: Kind) -> i32 {
+    match kind {
+        Kind::Dragon | Kind::Horse => 45,
+        Kind::Gold | Kind::Silver | Kind::ProPawn | Kind::ProLance | Kind::ProKnight => 25,
+        Kind::ProSilver => 25,
+        Kind::Rook | Kind::Bishop => 15,
+        Kind::Pawn | Kind::Lance | Kind::Knight => 10,
+        Kind::King => 0,
+    }
+}
+
+impl HandMadeEval {
+    /// The value of `p` for `color` (positive: good for `color`), material included.
+    pub fn value_for(&self, p: &Position, color: Color) -> i32 {
+        let mut total = 0;
+        let kings = [p.king(Color::Black), p.king(Color::White)];
+        let mut defenders = [0i32; 2];
+        for s in (0..81u8).map(Square) {
+            let Some(Piece { color: owner, kind }) = p.piece(s) else {
+                continue;
+            };
+            let sign = if owner == color { 1 } else { -1 };
+            let mut v = value(kind);
+            let own_king = kings[owner as usize];
+            let enemy_king = kings[owner.flip() as usize];
+            if kind != Kind::King {
+                if let Some(k) = own_king {
+                    if is_defender(kind) {
+                        match distance(s, k) {
+                            1 => {
+                                v += 40;
+                                defenders[owner as usize] += 2;
+                            }
+                            2 => {
+                                v += 20;
+                                defenders[owner as usize] += 1;
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                if let Some(k) = enemy_king {
+                    if distance(s, k) <= 2 {
+                        v += attack_bonus(kind);
+                    }
+                }
+            } else {
+                v += match advance(owner, s) {
+                    0 => 20,
+                    1 => 10,
+                    2 => 0,
+                    r => -25 * i32::from(r - 2),
+                };
+            }
+            total += sign * v;
+        }
+        for owner in [Color::Black, Color::White] {
+            let sign = if owner == color { 1 } else { -1 };
+            let mut in_hand = 0;
+            for &kind in &Kind::HAND {
+                let n = i32::from(p.in_hand(owner, kind));
+                total += sign * n * value(kind) * 11 / 10;
+                if kind != Kind::Pawn {
+                    in_hand += n;
+                }
+            }
+            // Pieces in hand are worth more against a king with few defenders.
+            let exposed = (4 - defenders[owner.flip() as usize]).max(0);
+            total += sign * 6 * in_hand * exposed;
+        }
+        total
+    }
+
+    /// The value of `p` for its side to move.
+    pub fn value(&self, p: &Position) -> i32 {
+        self.value_for(p, p.side_to_move())
+    }
+}
+
+impl Evaluator<Position> for HandMadeEval {
+    fn evaluate(&self, p: &Position) -> Score {
+        Score::heuristic(self.value(p))
+    }
+
+    fn order_moves(&self, p: &Position, moves: &mut [Move]) {
+        MaterialEval.order_moves(p, moves);
     }
 }

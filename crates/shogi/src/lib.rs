@@ -16,13 +16,16 @@
 
 #![deny(missing_docs)]
 
+pub mod engine;
 mod eval;
 mod notation;
 mod position;
+mod record;
 
-pub use eval::MaterialEval;
+pub use eval::{value, HandMadeEval, MaterialEval};
 pub use notation::{ParseError, START_SFEN};
 pub use position::{Color, Kind, Move, Piece, Position, Square};
+pub use record::{repetition, Ending, GameRecord, Repetition};
 
 /// The published perft counts from the start position, depth 0 to 6, as this project's shogi
 /// issue lists them (depths 1-5 checked by the tests, 6 by an ignored test run by hand).

@@ -36,7 +36,7 @@ fn at(column: usize, message: impl Into<String>) -> ParseError {
     }
 }
 
-fn whole(message: impl Into<String>) -> ParseError {
+pub(crate) fn whole(message: impl Into<String>) -> ParseError {
     ParseError {
         column: None,
         message: message.into(),

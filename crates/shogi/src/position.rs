@@ -376,8 +376,8 @@ impl Position {
             }
         }
         for color in [Color::Black, Color::White] {
-            for i in 0..7 {
-                for n in 1..=hands[color.index()][i] {
+            for (i, &count) in hands[color.index()].iter().enumerate() {
+                for n in 1..=count {
                     key ^= hand_key(color, i, n);
                 }
             }
@@ -505,9 +505,9 @@ impl Position {
         }
     }
 
-    /// Every move by the rules of movement and dropping, before the king's safety and
-    /// uchifuzume are checked.
-    fn pseudo_moves(&self, moves: &mut Vec<Move>) {
+    /// Every move by the rules of movement and dropping (only captures with `captures_only`),
+    /// before the king's safety and uchifuzume are checked.
+    fn pseudo_moves(&self, moves: &mut Vec<Move>, captures_only: bool) {
         let us = self.side;
         let forward = us.forward();
         let orient = |(df, dr): (i8, i8)| (df, dr * -forward);
@@ -539,8 +539,10 @@ impl Position {
             for &v in p.kind.steps() {
                 let (df, dr) = orient(v);
                 if let Some(to) = from.offset(df, dr) {
-                    if self.board[to.0 as usize].is_none_or(|q| q.color != us) {
-                        add(to, moves);
+                    match self.board[to.0 as usize] {
+                        None if !captures_only => add(to, moves),
+                        Some(q) if q.color != us => add(to, moves),
+                        _ => {}
                     }
                 }
             }
@@ -550,7 +552,11 @@ impl Position {
                 while let Some(to) = at.offset(df, dr) {
                     at = to;
                     match self.board[to.0 as usize] {
-                        None => add(to, moves),
+                        None => {
+                            if !captures_only {
+                                add(to, moves);
+                            }
+                        }
                         Some(q) => {
                             if q.color != us {
                                 add(to, moves);
@@ -563,7 +569,7 @@ impl Position {
         }
         // Drops.
         let hand = self.hands[us.index()];
-        if hand.iter().all(|&n| n == 0) {
+        if captures_only || hand.iter().all(|&n| n == 0) {
             return;
         }
         let mut pawn_files = [false; 10];
@@ -650,7 +656,7 @@ impl Position {
             return false;
         }
         let mut replies = Vec::new();
-        after.pseudo_moves(&mut replies);
+        after.pseudo_moves(&mut replies, false);
         !replies.into_iter().any(|r| after.play(r).mover_king_safe())
     }
 
@@ -661,9 +667,29 @@ impl Position {
         moves
     }
 
-    fn generate_legal(&self, moves: &mut Vec<Move>) {
+    /// The legal captures (with and without promotion), appended to `moves`.
+    pub fn legal_captures(&self, moves: &mut Vec<Move>) {
+        let mut pseudo = Vec::with_capacity(32);
+        self.pseudo_moves(&mut pseudo, true);
+        moves.extend(
+            pseudo
+                .into_iter()
+                .filter(|&mv| self.play(mv).mover_king_safe()),
+        );
+    }
+
+    /// The piece `mv` captures, if any.
+    pub fn captured(&self, mv: Move) -> Option<Piece> {
+        match mv {
+            Move::Normal { to, .. } => self.board[to.0 as usize],
+            Move::Drop { .. } => None,
+        }
+    }
+
+    /// The legal moves, appended to `moves`.
+    pub fn generate_legal(&self, moves: &mut Vec<Move>) {
         let mut pseudo = Vec::with_capacity(128);
-        self.pseudo_moves(&mut pseudo);
+        self.pseudo_moves(&mut pseudo, false);
         for mv in pseudo {
             let after = self.play(mv);
             if !after.mover_king_safe() {
