@@ -19,6 +19,7 @@ mod presets_cmd;
 mod report;
 mod search_cmd;
 mod serve;
+mod shogi_cmd;
 mod solve_cmd;
 mod train_cmd;
 mod tree_cmd;
@@ -60,6 +61,9 @@ enum Command {
     /// Speak the NBoard protocol on stdin/stdout, so that the NBoard GUI (or any program that
     /// speaks it) can use prune as its engine.
     Nboard(nboard_cmd::NboardArgs),
+    /// Speak the USI protocol on stdin/stdout, so that shogi GUIs (or any program that speaks
+    /// it) can use prune's shogi engine.
+    Usi(shogi_cmd::UsiArgs),
     /// Play a match between two engine configurations (or against an external NBoard engine)
     /// from a set of openings with colours alternated; report wins, draws, losses, disc margin
     /// and the Elo difference with its error bar.
@@ -125,6 +129,7 @@ fn main() -> ExitCode {
         Command::Lab(args) => lab_cmd::run(&args),
         Command::Play(args) => play_cmd::run(&args),
         Command::Nboard(args) => nboard_cmd::run(&args),
+        Command::Usi(args) => shogi_cmd::run_usi(&args),
         Command::Match(args) => match_cmd::run(&args),
         Command::Bench(args) => bench_cmd::run(&args),
         Command::Train(args) => train_cmd::run(&args),

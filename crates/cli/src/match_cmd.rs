@@ -39,8 +39,9 @@ const MAX_FORFEITS_SHOWN: usize = 5;
 /// Options of `prune match`.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// The game: `othello` or `connect4` (openings: the positions after `--openings` moves, 2
-    /// by default; the engines solve exactly when they can finish in time).
+    /// The game: `othello`, `connect4` or `shogi` (openings: the positions after `--openings`
+    /// moves, 2 by default; the Connect Four engines solve exactly when they can finish in
+    /// time; shogi players are presets of its engine: full, plain, minimal).
     #[arg(long, default_value = "othello")]
     pub game: String,
     /// Player A: `fast` (Othello's fast midgame search), `mcts` (Monte Carlo tree search) or
@@ -239,9 +240,10 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
     match args.game.parse::<GameChoice>()? {
         GameChoice::Othello => {}
         GameChoice::Connect4 => return crate::connect4_cmd::arena::run(args),
+        GameChoice::Shogi => return crate::shogi_cmd::run_match(args),
         other => {
             return Err(CliError::Usage(format!(
-                "--game {other}: prune match plays othello and connect4"
+                "--game {other}: prune match plays othello, connect4 and shogi"
             )))
         }
     }

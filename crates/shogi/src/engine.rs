@@ -319,7 +319,9 @@ impl Engine {
         self.history.fill(0);
     }
 
-    /// The flag that stops a running search when raised (it is lowered when a search starts).
+    /// The flag that stops a running search when raised. It stays raised (and stops every
+    /// later search at once) until its owner lowers it: a search does not lower it itself, so
+    /// that a stop sent just before a search thread begins is not lost.
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
         self.stop.clone()
     }
@@ -334,7 +336,6 @@ impl Engine {
         limits: Limits,
         report: &mut dyn FnMut(&Iteration),
     ) -> SearchResult {
-        self.stop.store(false, Ordering::Relaxed);
         self.path.clear();
         self.path.extend_from_slice(history);
         self.path.push((root.key(), root.in_check()));

@@ -8,8 +8,13 @@
 //!
 //! This first version keeps the board as an array of 81 squares and finds attacks by walking
 //! rays from the king; bitboards are the next step (measured against this one). Repetition
-//! (sennichite) is not implemented yet: [`prune_search::Game::hash`] depends on the position
-//! only, and repetition needs the game's history.
+//! (sennichite) needs the game's history, which a [`Position`] does not hold: [`GameRecord`]
+//! keeps it (fourfold repetition draws, perpetual check loses for the checker), and the
+//! playing [`engine`] scores a repetition on its search path as a draw. The generic
+//! [`prune_search::Game`] searches see positions only.
+//!
+//! [`engine`] is the playing engine (NegaScout with the staged move picker) and [`usi`] the
+//! USI protocol that shogi GUIs speak.
 //!
 //! Squares follow USI: file 1–9 from the right (as Black sees the board), rank a–i from the
 //! top; Black (sente) moves first, towards rank a.
@@ -21,6 +26,7 @@ mod eval;
 mod notation;
 mod position;
 mod record;
+pub mod usi;
 
 pub use eval::{value, HandMadeEval, MaterialEval};
 pub use notation::{ParseError, START_SFEN};

@@ -71,6 +71,15 @@ fn kind_of(c: char) -> Option<Kind> {
     })
 }
 
+impl Position {
+    /// The start position.
+    pub fn start() -> Position {
+        START_SFEN
+            .parse()
+            .expect("the start position's SFEN is valid")
+    }
+}
+
 impl FromStr for Position {
     type Err = ParseError;
 

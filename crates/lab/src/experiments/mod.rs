@@ -11,6 +11,7 @@ mod minimal_tree;
 mod nodes;
 mod parallel;
 mod probcut;
+mod shogi;
 
 use std::ops::RangeInclusive;
 use std::time::Duration;
@@ -129,6 +130,17 @@ pub const EXPERIMENTS: &[ExperimentInfo] = &[
         defaults: mcts::DEFAULTS,
         options: &["games", "time-per-move", "data"],
         run: mcts::run,
+    },
+    ExperimentInfo {
+        name: "shogi-killers",
+        reproduces: "The killer experiment in shogi, the game the staged picker was made for: \
+                     fixed-depth searches of the shogi engine on self-play positions with the \
+                     plain order and with the staged picker holding N killer slots per ply; \
+                     nodes against the plain order, and the cutoffs per stage of the full \
+                     picker (hash move, good captures, killers, quiet moves, bad captures).",
+        defaults: shogi::DEFAULTS,
+        options: &["depths", "games", "slots"],
+        run: shogi::run,
     },
 ];
 

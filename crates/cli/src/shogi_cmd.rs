@@ -1,0 +1,404 @@
+//! Shogi on the command line: `prune usi` (the USI protocol on stdin and stdout, for shogi
+//! GUIs) and `prune match --game shogi` (games between two presets of the shogi engine).
+
+use std::io::{self, BufRead, Write};
+use std::sync::mpsc::channel;
+use std::sync::Mutex;
+
+use clap::Args;
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, Table};
+use prune_play::elo::{EloEstimate, Z_95};
+use prune_play::openings::pick;
+use prune_play::TimeControl;
+use prune_shogi::engine::{Engine, EngineOptions, Limits};
+use prune_shogi::usi::UsiSession;
+use prune_shogi::{Color, Ending, GameRecord, Position};
+use serde_json::{json, Value};
+
+use crate::cells::right;
+use crate::match_cmd::{progress_bar, time_control, MatchArgs};
+use crate::CliError;
+
+/// Options of `prune usi`.
+#[derive(Args, Debug)]
+pub struct UsiArgs {
+    /// The engine's preset until the GUI sets the `Preset` option: full, plain or minimal.
+    #[arg(long, value_name = "NAME", default_value = "full")]
+    pub preset: String,
+}
+
+/// Runs `prune usi`: the GUI's lines from stdin, the answers to stdout (flushed line by line).
+/// At the end of the input a bounded search finishes and sends its move first.
+pub fn run_usi(args: &UsiArgs) -> Result<(), CliError> {
+    if EngineOptions::preset(&args.preset).is_none() {
+        return Err(CliError::Usage(format!(
+            "--preset: expected one of {}, got '{}'",
+            EngineOptions::PRESETS.join(", "),
+            args.preset
+        )));
+    }
+    let (tx, rx) = channel::<String>();
+    let writer = std::thread::spawn(move || -> io::Result<()> {
+        let mut stdout = io::stdout().lock();
+        for line in rx {
+            writeln!(stdout, "{line}")?;
+            stdout.flush()?;
+        }
+        Ok(())
+    });
+    let mut session = UsiSession::new(tx);
+    session.handle(&format!("setoption name Preset value {}", args.preset));
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    let mut buffer = Vec::new();
+    loop {
+        buffer.clear();
+        match input.read_until(b'\n', &mut buffer) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(CliError::Failure(format!("reading stdin: {e}"))),
+        }
+        // A line that is not UTF-8 is read as well as it can be (and refused as a command).
+        if !session.handle(&String::from_utf8_lossy(&buffer)) {
+            break;
+        }
+    }
+    session.finish();
+    drop(session);
+    match writer.join() {
+        Ok(Ok(())) => Ok(()),
+        // The GUI has gone: nobody is left to answer.
+        Ok(Err(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Ok(Err(e)) => Err(CliError::Failure(format!("writing stdout: {e}"))),
+        Err(_) => Err(CliError::Failure("the writer thread failed".into())),
+    }
+}
+
+/// The openings' plies when `--openings` is not given: the 900 positions after two moves.
+const DEFAULT_PLIES: u32 = 2;
+/// The most plies of an opening (25,470 sequences of three moves).
+const MAX_PLIES: u32 = 3;
+/// A game not over after this many plies is a draw (CSA tournaments cap games similarly).
+pub const MAX_GAME_PLIES: usize = 256;
+
+/// Every distinct position `plies` moves after the start, as its moves in USI.
+fn openings(plies: u32) -> Vec<String> {
+    let mut layer = vec![(Position::start(), String::new())];
+    for _ in 0..plies {
+        let mut seen = std::collections::HashSet::new();
+        let mut next = Vec::new();
+        for (p, moves) in &layer {
+            for m in p.legal_moves() {
+                let q = p.play(m);
+                if seen.insert(q.key()) {
+                    next.push((q, format!("{moves} {m}").trim().to_string()));
+                }
+            }
+        }
+        layer = next;
+    }
+    layer.into_iter().map(|(_, m)| m).collect()
+}
+
+/// One game's record.
+struct GameResult {
+    opening: String,
+    a_black: bool,
+    moves: Vec<String>,
+    ending: Option<Ending>,
+    /// +1 A won, 0 a draw, -1 A lost.
+    a_result: i32,
+}
+
+fn limits(control: TimeControl) -> Limits {
+    match control {
+        TimeControl::PerMove(t) => Limits {
+            hard_time: Some(t),
+            soft_time: Some(t / 2),
+            ..Limits::default()
+        },
+        TimeControl::Depth(d) => Limits {
+            depth: Some(d),
+            ..Limits::default()
+        },
+        TimeControl::Clock { .. } => unreachable!("refused in run_match"),
+    }
+}
+
+/// Plays one game from `opening`: `black` moves first.
+fn play_game(
+    black: &mut Engine,
+    white: &mut Engine,
+    opening: &str,
+    limits: Limits,
+) -> (GameRecord, Option<Ending>) {
+    let mut game = GameRecord::new(Position::start());
+    for m in opening.split_whitespace() {
+        game.play_usi(m).expect("openings are legal");
+    }
+    black.clear();
+    white.clear();
+    loop {
+        if let Some(ending) = game.ending() {
+            return (game, Some(ending));
+        }
+        if game.moves().len() >= MAX_GAME_PLIES {
+            return (game, None);
+        }
+        let engine = match game.position().side_to_move() {
+            Color::Black => &mut *black,
+            Color::White => &mut *white,
+        };
+        let history = &game.history()[..game.history().len() - 1];
+        let r = engine.search(game.position(), history, limits, &mut |_| {});
+        let mv = r.best.expect("a position that is not over has a move");
+        game.play(mv).expect("the engine plays legal moves");
+    }
+}
+
+fn preset(option: &str, name: &str) -> Result<EngineOptions, CliError> {
+    EngineOptions::preset(name).ok_or_else(|| {
+        CliError::Usage(format!(
+            "{option}: a shogi preset is one of {}, got '{name}'",
+            EngineOptions::PRESETS.join(", ")
+        ))
+    })
+}
+
+/// Runs `prune match --game shogi`.
+pub fn run_match(args: &MatchArgs) -> Result<(), CliError> {
+    let not_here = |option: &str, why: &str| {
+        CliError::Usage(format!("{option} is not an option of shogi matches: {why}"))
+    };
+    let b = match (&args.b, &args.b_engine) {
+        (_, Some(_)) => return Err(not_here("--b-engine", "external engines speak NBoard")),
+        (Some(b), None) => b,
+        (None, None) => {
+            return Err(CliError::Usage(
+                "player B is missing: give --b PRESET".into(),
+            ))
+        }
+    };
+    for (option, value) in [("--a-eval", &args.a_eval), ("--b-eval", &args.b_eval)] {
+        if value.trim() != "pattern" {
+            return Err(not_here(option, "shogi has one (hand-made) evaluation"));
+        }
+    }
+    if args.ggf.is_some() {
+        return Err(not_here("--ggf", "GGF records Othello games"));
+    }
+    if args.threads != 1 {
+        return Err(not_here(
+            "--threads",
+            "the shogi engine searches on one thread",
+        ));
+    }
+    let a_options = preset("--a", &args.a)?;
+    let b_options = preset("--b", b)?;
+    let plies = args.openings.unwrap_or(DEFAULT_PLIES);
+    if plies > MAX_PLIES {
+        return Err(CliError::Usage(format!(
+            "--openings: at most {MAX_PLIES} plies for shogi"
+        )));
+    }
+    let control = time_control(args)?;
+    if let TimeControl::Clock { .. } = control {
+        return Err(CliError::Usage(
+            "--time: shogi matches take move:MS or depth:N (or --time-per-move, --depth)".into(),
+        ));
+    }
+    let limits = limits(control);
+    let games = args.games as usize;
+    let all = openings(plies);
+    let chosen = pick(&all, games.div_ceil(2), args.seed);
+    let bar = progress_bar(games as u64, args.quiet || args.json);
+    let jobs = args.jobs.clamp(1, games.div_ceil(2));
+    let results: Mutex<Vec<(usize, GameResult)>> = Mutex::new(Vec::with_capacity(games));
+    std::thread::scope(|scope| {
+        for job in 0..jobs {
+            let (results, chosen, bar) = (&results, &chosen, &bar);
+            let (a_options, b_options) = (a_options.clone(), b_options.clone());
+            scope.spawn(move || {
+                let mut a = Engine::new(a_options);
+                let mut b = Engine::new(b_options);
+                // Pairs of games (one opening, both colours) are dealt out to the jobs.
+                for g in (0..games).filter(|g| (g / 2) % jobs == job) {
+                    let opening = &chosen[g / 2];
+                    let a_black = g % 2 == 0;
+                    let (game, ending) = if a_black {
+                        play_game(&mut a, &mut b, opening, limits)
+                    } else {
+                        play_game(&mut b, &mut a, opening, limits)
+                    };
+                    let a_color = if a_black { Color::Black } else { Color::White };
+                    let a_result = match ending.and_then(Ending::winner) {
+                        Some(w) if w == a_color => 1,
+                        Some(_) => -1,
+                        None => 0,
+                    };
+                    let result = GameResult {
+                        opening: opening.clone(),
+                        a_black,
+                        moves: game.moves().iter().map(ToString::to_string).collect(),
+                        ending,
+                        a_result,
+                    };
+                    results.lock().expect("no panics").push((g, result));
+                    if let Some(bar) = bar {
+                        bar.inc(1);
+                    }
+                }
+            });
+        }
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let mut results = results.into_inner().expect("no panics");
+    results.sort_by_key(|(g, _)| *g);
+    let results: Vec<GameResult> = results.into_iter().map(|(_, r)| r).collect();
+    let count = |v: i32| results.iter().filter(|r| r.a_result == v).count() as u32;
+    let (wins, draws, losses) = (count(1), count(0), count(-1));
+    let elo = EloEstimate::from_results(wins, draws, losses);
+    let ending_text = |r: &GameResult| match r.ending {
+        Some(Ending::Checkmate { .. }) => "checkmate",
+        Some(Ending::Repetition) => "repetition",
+        Some(Ending::PerpetualCheck { .. }) => "perpetual check",
+        None => "move limit",
+    };
+    if args.json {
+        let list: Vec<Value> = results
+            .iter()
+            .map(|r| {
+                json!({
+                    "opening": r.opening,
+                    "a_black": r.a_black,
+                    "moves": r.moves.join(" "),
+                    "ending": ending_text(r),
+                    "result": match r.a_result { 1 => "win", 0 => "draw", _ => "loss" },
+                })
+            })
+            .collect();
+        let value = json!({
+            "game": "shogi",
+            "a": args.a,
+            "b": b,
+            "control": control.to_string(),
+            "opening_plies": plies,
+            "openings_available": all.len(),
+            "games": list,
+            "totals": {
+                "games": games, "wins": wins, "draws": draws, "losses": losses,
+                "score": elo.map(|e| e.score),
+                "elo": elo.and_then(|e| e.elo),
+                "elo_low": elo.and_then(|e| e.low),
+                "elo_high": elo.and_then(|e| e.high),
+                "elo_text": elo.map(|e| e.to_string()),
+            },
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&value).expect("JSON of plain data")
+        );
+        return Ok(());
+    }
+    println!(
+        "shogi match: A {} against B {b}, {control}, {games} games from {} of the {} openings \
+         of {plies} moves, colours swapped; a game is drawn after {MAX_GAME_PLIES} plies",
+        args.a,
+        chosen.len().min(all.len()),
+        all.len()
+    );
+    let mut table = Table::new();
+    table.load_preset(UTF8_FULL_CONDENSED);
+    table.set_header(vec![
+        "",
+        "games",
+        "wins",
+        "draws",
+        "losses",
+        "score",
+        "mean plies",
+    ]);
+    for (label, filter) in [
+        ("A as black (sente)", Some(true)),
+        ("A as white (gote)", Some(false)),
+        ("A in all", None),
+    ] {
+        let of: Vec<&GameResult> = results
+            .iter()
+            .filter(|r| filter.is_none_or(|black| r.a_black == black))
+            .collect();
+        let n = of.len();
+        let c = |v: i32| of.iter().filter(|r| r.a_result == v).count();
+        let (score, plies) = if n == 0 {
+            ("-".to_string(), "-".to_string())
+        } else {
+            let total: usize = of.iter().map(|r| r.moves.len()).sum();
+            (
+                format!(
+                    "{:.1}%",
+                    100.0 * (c(1) as f64 + c(0) as f64 / 2.0) / n as f64
+                ),
+                format!("{:.0}", total as f64 / n as f64),
+            )
+        };
+        table.add_row(vec![
+            Cell::new(label),
+            right(n),
+            right(c(1)),
+            right(c(0)),
+            right(c(-1)),
+            right(score),
+            right(plies),
+        ]);
+    }
+    println!("{table}");
+    let endings: Vec<String> = ["checkmate", "repetition", "perpetual check", "move limit"]
+        .iter()
+        .map(|e| {
+            let n = results.iter().filter(|r| ending_text(r) == *e).count();
+            format!("{e} {n}")
+        })
+        .collect();
+    println!("Endings: {}", endings.join(", "));
+    if let Some(elo) = elo {
+        println!(
+            "Elo difference (A - B): {elo}  [score {:.1}% ± {:.1}%]",
+            100.0 * elo.score,
+            100.0 * Z_95 * elo.score_error
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_openings_are_the_distinct_positions_after_so_many_moves() {
+        assert_eq!(openings(0), [""]);
+        // 30 first moves; 900 two-move sequences, all distinct positions.
+        assert_eq!(openings(1).len(), 30);
+        assert_eq!(openings(2).len(), 900);
+    }
+
+    #[test]
+    fn engines_play_a_game_to_its_end() {
+        let mut a = Engine::new(EngineOptions::preset("full").unwrap());
+        let mut b = Engine::new(EngineOptions::preset("plain").unwrap());
+        let limits = Limits {
+            depth: Some(2),
+            ..Limits::default()
+        };
+        let (game, ending) = play_game(&mut a, &mut b, "7g7f 3c3d", limits);
+        // Over by the rules, or at the move limit; every move was legal (play checked it).
+        match ending {
+            Some(e) => assert_eq!(game.ending(), Some(e)),
+            None => assert_eq!(game.moves().len(), MAX_GAME_PLIES),
+        }
+        assert!(game.moves().len() > 2);
+    }
+}

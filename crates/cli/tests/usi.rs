@@ -1,0 +1,151 @@
+//! `prune usi` driven like a shogi GUI drives it: a whole script on stdin, the answers on stdout.
+
+mod common;
+
+use prune_shogi::Position;
+
+use common::{prune_with_input, stderr, stdout};
+
+/// Runs `prune usi ARGS` on a script (stdin closes after it) and returns stdout's lines.
+fn session(args: &[&str], script: &[&str]) -> Vec<String> {
+    let mut all = vec!["usi"];
+    all.extend_from_slice(args);
+    let o = prune_with_input(&all, &(script.join("\n") + "\n"));
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    stdout(&o).lines().map(str::to_string).collect()
+}
+
+/// The position after `moves` (USI notation, each legal) from the start.
+fn after(moves: &[&str]) -> Position {
+    let mut p = Position::start();
+    for text in moves {
+        let mv = p.parse_move(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        p = p.play(mv);
+    }
+    p
+}
+
+/// The move of a `bestmove M` line, which must be legal in `position`.
+fn check_bestmove(line: &str, position: &Position) {
+    let text = line
+        .strip_prefix("bestmove ")
+        .unwrap_or_else(|| panic!("not a bestmove line: {line}"));
+    let mv = text.split_whitespace().next().unwrap();
+    let parsed = position
+        .parse_move(mv)
+        .unwrap_or_else(|e| panic!("{line}: {e}"));
+    assert!(position.legal_moves().contains(&parsed), "{line}");
+}
+
+#[test]
+fn a_gui_session_handshakes_sets_a_position_and_gets_a_move() {
+    let lines = session(
+        &[],
+        &[
+            "usi",
+            "setoption name USI_Hash value 16",
+            "setoption name Preset value full",
+            "isready",
+            "usinewgame",
+            "position startpos moves 7g7f 3c3d",
+            "go depth 3",
+        ],
+    );
+    let at = |text: &str| lines.iter().position(|l| l == text);
+    let usiok = at("usiok").unwrap_or_else(|| panic!("{lines:?}"));
+    assert!(lines[..usiok]
+        .iter()
+        .any(|l| l.starts_with("id name prune")));
+    assert!(lines[..usiok]
+        .iter()
+        .any(|l| l.starts_with("option name USI_Hash type spin")));
+    let readyok = at("readyok").unwrap_or_else(|| panic!("{lines:?}"));
+    assert!(usiok < readyok);
+
+    // One info line per depth, each with a score, nodes and a principal variation that is
+    // playable from the position; then the best move.
+    let position = after(&["7g7f", "3c3d"]);
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 3, "{lines:?}");
+    for (depth, info) in (1..).zip(&infos) {
+        let words: Vec<&str> = info.split_whitespace().collect();
+        assert_eq!(words[2], depth.to_string(), "{info}");
+        assert!(
+            words
+                .windows(2)
+                .any(|w| w[0] == "score" && (w[1] == "cp" || w[1] == "mate")),
+            "{info}"
+        );
+        assert!(
+            words
+                .windows(2)
+                .any(|w| w[0] == "nodes" && w[1].parse::<u64>().is_ok()),
+            "{info}"
+        );
+        let pv = words.iter().position(|w| *w == "pv").expect("a pv");
+        let mut p = position.clone();
+        for mv in &words[pv + 1..] {
+            let m = p.parse_move(mv).unwrap_or_else(|e| panic!("{info}: {e}"));
+            assert!(p.legal_moves().contains(&m), "{info}: {mv}");
+            p = p.play(m);
+        }
+    }
+    check_bestmove(lines.last().unwrap(), &position);
+}
+
+#[test]
+fn go_infinite_ends_on_stop_with_a_move() {
+    let lines = session(
+        &["--preset", "plain"],
+        &["position startpos", "go infinite", "stop", "isready"],
+    );
+    let best = lines
+        .iter()
+        .position(|l| l.starts_with("bestmove"))
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    check_bestmove(&lines[best], &Position::start());
+    // The search ended before the next command was answered.
+    assert_eq!(lines.last().unwrap(), "readyok", "{lines:?}");
+}
+
+#[test]
+fn bad_lines_get_an_info_string_and_the_session_goes_on() {
+    let lines = session(
+        &[],
+        &[
+            "hello",
+            "position sfen lnsgkgsnl/9/9/9/9/9/9/9/LNSGKGSNL x - 1",
+            "position startpos moves 7g7f 7g7f",
+            "go depth -1",
+            "setoption name Threads value 4",
+            "position startpos moves 2g2f",
+            "go depth 2",
+        ],
+    );
+    let strings: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string"))
+        .collect();
+    assert_eq!(strings.len(), 5, "{lines:?}");
+    for (line, expected) in strings.iter().zip([
+        "unknown command 'hello'",
+        "position sfen",
+        "move 2 (7g7f)",
+        "go depth",
+        "Threads",
+    ]) {
+        assert!(line.contains(expected), "{line} should name {expected}");
+    }
+    let position = after(&["2g2f"]);
+    check_bestmove(lines.last().unwrap(), &position);
+}
+
+#[test]
+fn an_unknown_preset_is_a_usage_error() {
+    common::assert_usage_errors(&[(&["usi", "--preset", "fast"], "--preset")]);
+}
