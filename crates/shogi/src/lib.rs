@@ -21,6 +21,7 @@
 
 #![deny(missing_docs)]
 
+mod bitboard;
 pub mod engine;
 mod eval;
 mod notation;

@@ -4,6 +4,8 @@ use std::fmt;
 
 use prune_search::{Game, MoveBits, Score};
 
+use crate::bitboard::{self, bit, squares, Bitboard, BOARD, FILES, RANKS};
+
 /// A side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Color {
@@ -24,14 +26,6 @@ impl Color {
 
     fn index(self) -> usize {
         self as usize
-    }
-
-    /// The rank step of "forward": −1 for Black (towards rank a), +1 for White.
-    fn forward(self) -> i8 {
-        match self {
-            Color::Black => -1,
-            Color::White => 1,
-        }
     }
 }
 
@@ -129,44 +123,6 @@ impl Kind {
     pub(crate) fn hand_index(self) -> Option<usize> {
         Kind::HAND.iter().position(|&k| k == self)
     }
-
-    /// Single steps as (file, rank) offsets for Black (White's are mirrored in rank); a file
-    /// offset of +1 goes towards file 9 (left on Black's board).
-    fn steps(self) -> &'static [(i8, i8)] {
-        const GOLD: &[(i8, i8)] = &[(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (0, 1)];
-        const ALL8: &[(i8, i8)] = &[
-            (-1, -1),
-            (0, -1),
-            (1, -1),
-            (-1, 0),
-            (1, 0),
-            (-1, 1),
-            (0, 1),
-            (1, 1),
-        ];
-        match self {
-            Kind::Pawn => &[(0, -1)],
-            Kind::Knight => &[(-1, -2), (1, -2)],
-            Kind::Silver => &[(-1, -1), (0, -1), (1, -1), (-1, 1), (1, 1)],
-            Kind::Gold | Kind::ProPawn | Kind::ProLance | Kind::ProKnight | Kind::ProSilver => GOLD,
-            Kind::King => ALL8,
-            Kind::Horse => &[(0, -1), (-1, 0), (1, 0), (0, 1)],
-            Kind::Dragon => &[(-1, -1), (1, -1), (-1, 1), (1, 1)],
-            Kind::Lance | Kind::Bishop | Kind::Rook => &[],
-        }
-    }
-
-    /// Sliding directions for Black.
-    fn slides(self) -> &'static [(i8, i8)] {
-        const DIAGONAL: &[(i8, i8)] = &[(-1, -1), (1, -1), (-1, 1), (1, 1)];
-        const ORTHOGONAL: &[(i8, i8)] = &[(0, -1), (-1, 0), (1, 0), (0, 1)];
-        match self {
-            Kind::Lance => &[(0, -1)],
-            Kind::Bishop | Kind::Horse => DIAGONAL,
-            Kind::Rook | Kind::Dragon => ORTHOGONAL,
-            _ => &[],
-        }
-    }
 }
 
 /// A piece: its owner and kind.
@@ -196,12 +152,6 @@ impl Square {
     /// Rank 0–8 (a–i).
     pub fn rank(self) -> u8 {
         self.0 % 9
-    }
-
-    fn offset(self, df: i8, dr: i8) -> Option<Square> {
-        let f = self.file() as i8 + df;
-        let r = self.rank() as i8 + dr;
-        ((1..=9).contains(&f) && (0..9).contains(&r)).then(|| Square(((f - 1) * 9 + r) as u8))
     }
 }
 
@@ -277,6 +227,25 @@ impl MoveBits for Move {
     }
 }
 
+/// Pieces pinned to their king, with the line each may still move on.
+#[derive(Default)]
+struct Pins {
+    pinned: Bitboard,
+    /// (the pinned piece's bit, its line), `count` of them.
+    lines: [(Bitboard, Bitboard); 8],
+    count: usize,
+}
+
+impl Pins {
+    fn line(&self, from: Square) -> Bitboard {
+        let b = bit(from);
+        self.lines[..self.count]
+            .iter()
+            .find(|(p, _)| *p == b)
+            .map_or(0, |&(_, line)| line)
+    }
+}
+
 /// A shogi position.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Position {
@@ -288,6 +257,10 @@ pub struct Position {
     pub(crate) ply: u32,
     /// Where each side's king stands (by [`Color`] index), if it has one.
     kings: [Option<Square>; 2],
+    /// The squares of each side's pieces (by [`Color`] index).
+    colors: [Bitboard; 2],
+    /// The squares of each kind's pieces, both sides (by [`Kind::ALL`] index).
+    kinds: [Bitboard; 14],
     /// The Zobrist key of the board, the hands and the side to move (not the move number).
     key: u64,
 }
@@ -361,6 +334,8 @@ impl Position {
         ply: u32,
     ) -> Position {
         let mut kings = [None; 2];
+        let mut colors = [0; 2];
+        let mut kinds = [0; 14];
         let mut key = if side == Color::White {
             ZOBRIST.white
         } else {
@@ -370,6 +345,8 @@ impl Position {
             if let Some(p) = *p {
                 let s = Square(i as u8);
                 key ^= piece_key(p, s);
+                colors[p.color.index()] |= bit(s);
+                kinds[p.kind as usize] |= bit(s);
                 if p.kind == Kind::King {
                     kings[p.color.index()] = Some(s);
                 }
@@ -388,6 +365,8 @@ impl Position {
             side,
             ply,
             kings,
+            colors,
+            kinds,
             key,
         }
     }
@@ -418,63 +397,53 @@ impl Position {
         self.kings[color.index()]
     }
 
+    /// The squares of `color`'s pieces of `kind`.
+    #[inline]
+    fn pieces(&self, color: Color, kind: Kind) -> Bitboard {
+        self.colors[color.index()] & self.kinds[kind as usize]
+    }
+
+    /// Every occupied square.
+    #[inline]
+    fn occupied(&self) -> Bitboard {
+        self.colors[0] | self.colors[1]
+    }
+
     /// Whether `square` is attacked by a piece of `by`.
     pub fn attacked(&self, square: Square, by: Color) -> bool {
-        // Rank steps are mirrored for White: a vector (df, dr) of Black's is (df, -dr).
-        let mirror = |(df, dr): (i8, i8), c: Color| {
-            if c == Color::Black {
-                (df, dr)
-            } else {
-                (df, -dr)
-            }
-        };
-        const DIRECTIONS: [(i8, i8); 8] = [
-            (-1, -1),
-            (0, -1),
-            (1, -1),
-            (-1, 0),
-            (1, 0),
-            (-1, 1),
-            (0, 1),
-            (1, 1),
-        ];
-        for &(df, dr) in &DIRECTIONS {
-            let mut at = square;
-            let mut distance = 0;
-            while let Some(next) = at.offset(df, dr) {
-                at = next;
-                distance += 1;
-                let Some(p) = self.board[at.0 as usize] else {
-                    continue;
-                };
-                if p.color == by {
-                    // The piece on `at` attacks `square` in direction (-df, -dr).
-                    let toward = (-df, -dr);
-                    let steps =
-                        distance == 1 && p.kind.steps().iter().any(|&v| mirror(v, by) == toward);
-                    let slides = p.kind.slides().iter().any(|&v| mirror(v, by) == toward);
-                    if steps || slides {
-                        return true;
-                    }
-                }
-                break;
-            }
+        // A piece of `by` on X steps to `square` exactly when a piece of the other colour on
+        // `square` would step to X: the step sets are symmetric left to right.
+        let them = by.flip();
+        let theirs = self.colors[by.index()];
+        let kinds = &self.kinds;
+        let gold_like = kinds[Kind::Gold as usize]
+            | kinds[Kind::ProPawn as usize]
+            | kinds[Kind::ProLance as usize]
+            | kinds[Kind::ProKnight as usize]
+            | kinds[Kind::ProSilver as usize];
+        let steppers = bitboard::step_attacks(them, Kind::Pawn, square)
+            & kinds[Kind::Pawn as usize]
+            | bitboard::step_attacks(them, Kind::Knight, square) & kinds[Kind::Knight as usize]
+            | bitboard::step_attacks(them, Kind::Silver, square) & kinds[Kind::Silver as usize]
+            | bitboard::step_attacks(them, Kind::Gold, square) & gold_like
+            | bitboard::step_attacks(them, Kind::King, square)
+                & (kinds[Kind::King as usize]
+                    | kinds[Kind::Horse as usize]
+                    | kinds[Kind::Dragon as usize]);
+        if steppers & theirs != 0 {
+            return true;
         }
-        // Knights jump from two ranks behind `square` (as `by` sees it), one file aside.
-        for &(df, dr) in Kind::Knight.steps() {
-            let (df, dr) = mirror((df, dr), by);
-            if let Some(from) = square.offset(-df, -dr) {
-                if self.board[from.0 as usize]
-                    == Some(Piece {
-                        color: by,
-                        kind: Kind::Knight,
-                    })
-                {
-                    return true;
-                }
-            }
+        let occupied = self.occupied();
+        let rooks = (kinds[Kind::Rook as usize] | kinds[Kind::Dragon as usize]) & theirs;
+        if rooks != 0 && bitboard::rook_attacks(square, occupied) & rooks != 0 {
+            return true;
         }
-        false
+        let bishops = (kinds[Kind::Bishop as usize] | kinds[Kind::Horse as usize]) & theirs;
+        if bishops != 0 && bitboard::bishop_attacks(square, occupied) & bishops != 0 {
+            return true;
+        }
+        let lances = self.pieces(by, Kind::Lance);
+        lances != 0 && bitboard::lance_attacks(them, square, occupied) & lances != 0
     }
 
     /// Whether the side to move is in check.
@@ -483,25 +452,25 @@ impl Position {
             .is_some_and(|k| self.attacked(k, self.side.flip()))
     }
 
-    /// Whether a piece of `kind` of `color` on `rank` could still move (else it must promote
-    /// on the way there, or may not be dropped there).
-    fn can_move_from(kind: Kind, color: Color, rank: u8) -> bool {
-        let from_top = if color == Color::Black {
-            rank
-        } else {
-            8 - rank
-        };
-        match kind {
-            Kind::Pawn | Kind::Lance => from_top >= 1,
-            Kind::Knight => from_top >= 2,
-            _ => true,
+    /// The ranks where `color` may promote (its last three).
+    fn zone(color: Color) -> Bitboard {
+        match color {
+            Color::Black => RANKS[0] | RANKS[1] | RANKS[2],
+            Color::White => RANKS[6] | RANKS[7] | RANKS[8],
         }
     }
 
-    fn in_zone(color: Color, rank: u8) -> bool {
-        match color {
-            Color::Black => rank <= 2,
-            Color::White => rank >= 6,
+    /// The squares where a piece of `kind` of `color` could move again (else it must promote
+    /// on the way there, or may not be dropped there).
+    fn alive(kind: Kind, color: Color) -> Bitboard {
+        let (last, second) = match color {
+            Color::Black => (RANKS[0], RANKS[1]),
+            Color::White => (RANKS[8], RANKS[7]),
+        };
+        match kind {
+            Kind::Pawn | Kind::Lance => BOARD & !last,
+            Kind::Knight => BOARD & !last & !second,
+            _ => BOARD,
         }
     }
 
@@ -509,61 +478,53 @@ impl Position {
     /// before the king's safety and uchifuzume are checked.
     fn pseudo_moves(&self, moves: &mut Vec<Move>, captures_only: bool) {
         let us = self.side;
-        let forward = us.forward();
-        let orient = |(df, dr): (i8, i8)| (df, dr * -forward);
-        for from in (0..81u8).map(Square) {
-            let Some(p) = self.board[from.0 as usize] else {
-                continue;
-            };
-            if p.color != us {
+        let ours = self.colors[us.index()];
+        let occupied = self.occupied();
+        let targets = if captures_only {
+            self.colors[us.flip().index()]
+        } else {
+            BOARD & !ours
+        };
+        let zone = Self::zone(us);
+        for from in squares(ours) {
+            let kind = self.board[from.0 as usize]
+                .expect("a piece on its bit")
+                .kind;
+            let reach = bitboard::attacks(us, kind, from, occupied) & targets;
+            if reach == 0 {
                 continue;
             }
-            let add = |to: Square, moves: &mut Vec<Move>| {
-                let promotable = p.kind.promoted().is_some()
-                    && (Self::in_zone(us, from.rank()) || Self::in_zone(us, to.rank()));
-                if promotable {
-                    moves.push(Move::Normal {
-                        from,
-                        to,
-                        promote: true,
-                    });
-                }
-                if Self::can_move_from(p.kind, us, to.rank()) {
+            if kind.promoted().is_none() {
+                for to in squares(reach) {
                     moves.push(Move::Normal {
                         from,
                         to,
                         promote: false,
                     });
                 }
-            };
-            for &v in p.kind.steps() {
-                let (df, dr) = orient(v);
-                if let Some(to) = from.offset(df, dr) {
-                    match self.board[to.0 as usize] {
-                        None if !captures_only => add(to, moves),
-                        Some(q) if q.color != us => add(to, moves),
-                        _ => {}
-                    }
-                }
+                continue;
             }
-            for &v in p.kind.slides() {
-                let (df, dr) = orient(v);
-                let mut at = from;
-                while let Some(to) = at.offset(df, dr) {
-                    at = to;
-                    match self.board[to.0 as usize] {
-                        None => {
-                            if !captures_only {
-                                add(to, moves);
-                            }
-                        }
-                        Some(q) => {
-                            if q.color != us {
-                                add(to, moves);
-                            }
-                            break;
-                        }
-                    }
+            let promotable = if bit(from) & zone != 0 {
+                reach
+            } else {
+                reach & zone
+            };
+            let alive = Self::alive(kind, us);
+            for to in squares(reach) {
+                let b = bit(to);
+                if b & promotable != 0 {
+                    moves.push(Move::Normal {
+                        from,
+                        to,
+                        promote: true,
+                    });
+                }
+                if b & alive != 0 {
+                    moves.push(Move::Normal {
+                        from,
+                        to,
+                        promote: false,
+                    });
                 }
             }
         }
@@ -572,30 +533,22 @@ impl Position {
         if captures_only || hand.iter().all(|&n| n == 0) {
             return;
         }
-        let mut pawn_files = [false; 10];
-        for s in (0..81u8).map(Square) {
-            if self.board[s.0 as usize]
-                == Some(Piece {
-                    color: us,
-                    kind: Kind::Pawn,
-                })
-            {
-                pawn_files[s.file() as usize] = true;
-            }
-        }
+        let empty = BOARD & !occupied;
         for (i, &kind) in Kind::HAND.iter().enumerate() {
             if hand[i] == 0 {
                 continue;
             }
-            for to in (0..81u8).map(Square) {
-                if self.board[to.0 as usize].is_some()
-                    || !Self::can_move_from(kind, us, to.rank())
-                    || (kind == Kind::Pawn && pawn_files[to.file() as usize])
-                {
-                    continue;
+            let mut to = empty & Self::alive(kind, us);
+            if kind == Kind::Pawn {
+                // Nifu: no second unpromoted pawn on a file.
+                let pawns = self.pieces(us, Kind::Pawn);
+                for file in FILES {
+                    if pawns & file != 0 {
+                        to &= !file;
+                    }
                 }
-                moves.push(Move::Drop { kind, to });
             }
+            moves.extend(squares(to).map(|to| Move::Drop { kind, to }));
         }
     }
 
@@ -609,8 +562,12 @@ impl Position {
                     .take()
                     .expect("a move starts from a piece");
                 next.key ^= piece_key(p, from);
+                next.colors[us.index()] ^= bit(from);
+                next.kinds[p.kind as usize] ^= bit(from);
                 if let Some(captured) = next.board[to.0 as usize] {
                     next.key ^= piece_key(captured, to);
+                    next.colors[captured.color.index()] ^= bit(to);
+                    next.kinds[captured.kind as usize] ^= bit(to);
                     if let Some(i) = captured.kind.unpromoted().hand_index() {
                         let n = &mut next.hands[us.index()][i];
                         *n += 1;
@@ -624,6 +581,8 @@ impl Position {
                     next.kings[us.index()] = Some(to);
                 }
                 next.key ^= piece_key(p, to);
+                next.colors[us.index()] |= bit(to);
+                next.kinds[p.kind as usize] |= bit(to);
                 next.board[to.0 as usize] = Some(p);
             }
             Move::Drop { kind, to } => {
@@ -633,6 +592,8 @@ impl Position {
                 *n -= 1;
                 let p = Piece { color: us, kind };
                 next.key ^= piece_key(p, to);
+                next.colors[us.index()] |= bit(to);
+                next.kinds[kind as usize] |= bit(to);
                 next.board[to.0 as usize] = Some(p);
             }
         }
@@ -662,20 +623,133 @@ impl Position {
 
     /// The legal moves.
     pub fn legal_moves(&self) -> Vec<Move> {
-        let mut moves = Vec::new();
+        let mut moves = Vec::with_capacity(128);
         self.generate_legal(&mut moves);
         moves
     }
 
     /// The legal captures (with and without promotion), appended to `moves`.
     pub fn legal_captures(&self, moves: &mut Vec<Move>) {
-        let mut pseudo = Vec::with_capacity(32);
-        self.pseudo_moves(&mut pseudo, true);
-        moves.extend(
-            pseudo
-                .into_iter()
-                .filter(|&mv| self.play(mv).mover_king_safe()),
-        );
+        let start = moves.len();
+        self.pseudo_moves(moves, true);
+        self.keep_legal(moves, start);
+    }
+
+    /// Our pieces pinned to our king on `king`, and for each the line it may still move on
+    /// (the squares between the king and the pinner, the pinner included).
+    fn pins(&self, king: Square) -> Pins {
+        let us = self.side;
+        let them = us.flip();
+        let ours = self.colors[us.index()];
+        let theirs = self.colors[them.index()];
+        let occupied = self.occupied();
+        let kinds = &self.kinds;
+        let rooks = (kinds[Kind::Rook as usize] | kinds[Kind::Dragon as usize]) & theirs;
+        let bishops = (kinds[Kind::Bishop as usize] | kinds[Kind::Horse as usize]) & theirs;
+        let lances = self.pieces(them, Kind::Lance);
+        // Their lances look the way of their forward; from our king a pinning lance lies the
+        // other way.
+        let lance_line = if them == Color::Black {
+            bitboard::SOUTH
+        } else {
+            bitboard::NORTH
+        };
+        let mut pins = Pins::default();
+        for d in 0..8 {
+            let sliders = if bitboard::DIAGONAL.contains(&d) {
+                bishops
+            } else if d == lance_line {
+                rooks | lances
+            } else {
+                rooks
+            };
+            if sliders == 0 || bitboard::ray(d, king) & sliders == 0 {
+                continue;
+            }
+            let near = bitboard::ray_attacks(d, king, occupied);
+            let blocker = near & occupied;
+            if blocker & ours == 0 {
+                continue;
+            }
+            let blocker_square = squares(blocker).next().expect("one blocker");
+            let far = bitboard::ray_attacks(d, blocker_square, occupied);
+            if far & occupied & sliders != 0 {
+                pins.pinned |= blocker;
+                pins.lines[pins.count] = (blocker, near | far);
+                pins.count += 1;
+            }
+        }
+        pins
+    }
+
+    /// Keeps in `moves[start..]` only the moves that are legal here (the others are
+    /// pseudo-legal moves of this position).
+    fn keep_legal(&self, moves: &mut Vec<Move>, start: usize) {
+        let us = self.side;
+        let them = us.flip();
+        let Some(king) = self.king(us) else {
+            // No king to lose: only uchifuzume can refuse a move.
+            return self.keep_by_playing(moves, start);
+        };
+        if self.attacked(king, them) {
+            return self.keep_by_playing(moves, start);
+        }
+        // Not in check: a drop cannot expose the king; a piece other than the king may move
+        // unless it is pinned and leaves its line; the king may go where nothing attacks (no
+        // slider looks through it, since none attacks it now).
+        let pins = self.pins(king);
+        let their_king = self.king(them).map_or(0, bit);
+        let mut kept = start;
+        for i in start..moves.len() {
+            let mv = moves[i];
+            let legal = match mv {
+                Move::Normal { from, to, .. } => {
+                    if from == king {
+                        !self.attacked(to, them)
+                    } else if bit(from) & pins.pinned != 0 {
+                        bit(to) & pins.line(from) != 0
+                    } else {
+                        true
+                    }
+                }
+                Move::Drop {
+                    kind: Kind::Pawn,
+                    to,
+                } => {
+                    bitboard::step_attacks(us, Kind::Pawn, to) & their_king == 0
+                        || !self.drop_mates(&self.play(mv))
+                }
+                Move::Drop { .. } => true,
+            };
+            if legal {
+                moves[kept] = mv;
+                kept += 1;
+            }
+        }
+        moves.truncate(kept);
+    }
+
+    /// [`Self::keep_legal`] by playing each move and looking at the king (for positions in
+    /// check, where pins are not enough).
+    fn keep_by_playing(&self, moves: &mut Vec<Move>, start: usize) {
+        let mut kept = start;
+        for i in start..moves.len() {
+            let mv = moves[i];
+            let after = self.play(mv);
+            let legal = after.mover_king_safe()
+                && !(matches!(
+                    mv,
+                    Move::Drop {
+                        kind: Kind::Pawn,
+                        ..
+                    }
+                ) && self.drop_mates(&after));
+            if legal {
+                moves[kept] = mv;
+                kept += 1;
+            }
+        }
+        moves.truncate(kept);
     }
 
     /// The piece `mv` captures, if any.
@@ -688,23 +762,9 @@ impl Position {
 
     /// The legal moves, appended to `moves`.
     pub fn generate_legal(&self, moves: &mut Vec<Move>) {
-        let mut pseudo = Vec::with_capacity(128);
-        self.pseudo_moves(&mut pseudo, false);
-        for mv in pseudo {
-            let after = self.play(mv);
-            if !after.mover_king_safe() {
-                continue;
-            }
-            if let Move::Drop {
-                kind: Kind::Pawn, ..
-            } = mv
-            {
-                if self.drop_mates(&after) {
-                    continue;
-                }
-            }
-            moves.push(mv);
-        }
+        let start = moves.len();
+        self.pseudo_moves(moves, false);
+        self.keep_legal(moves, start);
     }
 
     /// The move named `text` (USI) if it is legal here; else an error naming why.

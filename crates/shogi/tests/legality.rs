@@ -34,8 +34,11 @@ struct Board {
     black_to_move: bool,
 }
 
+/// (file, rank) vectors.
+type Vectors = Vec<(i32, i32)>;
+
 /// Steps and slides of a piece as (file, rank) vectors with "forward" as rank −1, for Black.
-fn movement(p: Piece) -> (Vec<(i32, i32)>, Vec<(i32, i32)>) {
+fn movement(p: Piece) -> (Vectors, Vectors) {
     let gold = vec![(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (0, 1)];
     let diagonal = vec![(-1, -1), (1, -1), (-1, 1), (1, 1)];
     let orthogonal = vec![(0, -1), (-1, 0), (1, 0), (0, 1)];
@@ -213,7 +216,7 @@ impl Board {
     }
 
     /// Ranks from the mover's far side: 0 is the last rank.
-    fn from_far_side(&self, r: i32) -> i32 {
+    fn distance_to_far_side(&self, r: i32) -> i32 {
         if self.black_to_move {
             r
         } else {
@@ -223,7 +226,7 @@ impl Board {
 
     /// Whether a piece of `letter` (unpromoted) could move again from rank `r`.
     fn could_move_from(&self, letter: char, r: i32) -> bool {
-        let far = self.from_far_side(r);
+        let far = self.distance_to_far_side(r);
         match letter {
             'P' | 'L' => far >= 1,
             'N' => far >= 2,
@@ -281,7 +284,7 @@ impl Board {
                         }
                         let text = format!("{}{}", name(f, r), name(tf, tr));
                         let promotes = !p.promoted && !matches!(p.letter, 'G' | 'K');
-                        let zone = |rank: i32| self.from_far_side(rank) <= 2;
+                        let zone = |rank: i32| self.distance_to_far_side(rank) <= 2;
                         if promotes && (zone(r) || zone(tr)) {
                             candidates.push(format!("{text}+"));
                         }
