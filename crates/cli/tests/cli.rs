@@ -683,11 +683,12 @@ fn lab_lists_its_experiments() {
         "connect4",
         "probcut",
         "mcts-vs-alphabeta",
+        "shogi-killers",
     ] {
         assert!(stdout(&o).contains(name), "{name}");
     }
     let list = json(&["lab", "list", "--json"]);
-    assert_eq!(list.as_array().unwrap().len(), 9);
+    assert_eq!(list.as_array().unwrap().len(), 10);
     assert_eq!(list[0]["name"], "nodes");
 }
 

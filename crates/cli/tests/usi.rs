@@ -1,4 +1,5 @@
-//! `prune usi` driven like a shogi GUI drives it: a whole script on stdin, the answers on stdout.
+//! `prune usi` driven like a shogi GUI drives it (a whole script on stdin, the answers on
+//! stdout), and the shogi match's refusals.
 
 mod common;
 
@@ -148,4 +149,30 @@ fn bad_lines_get_an_info_string_and_the_session_goes_on() {
 #[test]
 fn an_unknown_preset_is_a_usage_error() {
     common::assert_usage_errors(&[(&["usi", "--preset", "fast"], "--preset")]);
+}
+
+#[test]
+fn shogi_matches_refuse_bad_settings() {
+    common::assert_usage_errors(&[
+        (
+            &[
+                "match", "--game", "shogi", "--a", "fast", "--b", "plain", "--games", "2",
+            ],
+            "--a: a shogi preset is one of full, plain, minimal, got 'fast'",
+        ),
+        (
+            &[
+                "match",
+                "--game",
+                "shogi",
+                "--a",
+                "full",
+                "--b",
+                "plain",
+                "--openings",
+                "7",
+            ],
+            "--openings: at most 3 plies for shogi",
+        ),
+    ]);
 }

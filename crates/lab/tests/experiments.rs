@@ -76,6 +76,12 @@ fn tiny(experiment: &str, jobs: usize) -> LabOptions {
             o.games = Some(1);
             o.time_per_move = Some(1);
         }
+        "shogi-killers" => {
+            // One self-play game's three positions, depth 3.
+            o.depths = Some(3..=3);
+            o.games = Some(3);
+            o.slots = Some(vec![0, 2]);
+        }
         other => panic!("no tiny settings for {other}"),
     }
     o
@@ -177,6 +183,7 @@ fn node_counts_do_not_depend_on_jobs_or_on_the_run() {
         "minimal-tree",
         "algorithms",
         "connect4",
+        "shogi-killers",
     ] {
         let one = run_experiment(name, &tiny(name, 1), &NoProgress).unwrap();
         let three = run_experiment(name, &tiny(name, 3), &NoProgress).unwrap();
@@ -336,6 +343,25 @@ fn bad_settings_are_refused_with_a_reason() {
         },
     );
     assert!(e.to_string().contains("already has killers"), "{e}");
+    for (o, expected) in [
+        (
+            LabOptions {
+                slots: Some(vec![2, 100]),
+                ..LabOptions::default()
+            },
+            "--slots 100",
+        ),
+        (
+            LabOptions {
+                games: Some(0),
+                ..LabOptions::default()
+            },
+            "--games",
+        ),
+    ] {
+        let e = err("shogi-killers", o);
+        assert!(e.to_string().contains(expected), "{e}");
+    }
     let e = err(
         "ablation",
         LabOptions {
