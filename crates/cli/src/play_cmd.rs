@@ -22,8 +22,10 @@ use crate::CliError;
 /// Options of `prune play`.
 #[derive(Args, Debug)]
 pub struct PlayArgs {
-    /// The game: `othello` or `connect4` (columns typed 1-7; the engine solves exactly when it
-    /// can finish in time, else searches with the threat-counting evaluation).
+    /// The game: `othello`, `connect4` (columns typed 1-7; the engine solves exactly when it
+    /// can finish in time, else searches with the threat-counting evaluation) or `shogi` (USI
+    /// moves such as 7g7f, 8h2b+, P*5e; the engine is shogi's, its sides human, engine or a
+    /// shogi preset: full, plain, minimal).
     #[arg(long, short, default_value = "othello")]
     pub game: String,
     /// Who plays black (who moves first; `X` in Connect Four, also `--x`): `human`, `engine`
@@ -137,9 +139,10 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
     match args.game.parse::<GameChoice>()? {
         GameChoice::Othello => {}
         GameChoice::Connect4 => return crate::connect4_cmd::play::run(args),
+        GameChoice::Shogi => return crate::shogi_cmd::run_play(args),
         other => {
             return Err(CliError::Usage(format!(
-                "--game {other}: prune play plays othello and connect4"
+                "--game {other}: prune play plays othello, connect4 and shogi"
             )))
         }
     }

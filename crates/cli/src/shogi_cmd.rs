@@ -1,5 +1,6 @@
 //! Shogi on the command line: `prune usi` (the USI protocol on stdin and stdout, for shogi
-//! GUIs) and `prune match --game shogi` (games between two presets of the shogi engine).
+//! GUIs), `prune match --game shogi` (games between two presets of the shogi engine) and
+//! `prune play --game shogi` (a game in the terminal, human or engine on each side).
 
 use std::io::{self, BufRead, Write};
 use std::sync::mpsc::channel;
@@ -9,7 +10,7 @@ use clap::Args;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, Table};
 use prune_play::elo::{EloEstimate, Z_95};
 use prune_play::openings::pick;
-use prune_play::TimeControl;
+use prune_play::{Clock, TimeControl};
 use prune_shogi::engine::{Engine, EngineOptions, Limits};
 use prune_shogi::usi::UsiSession;
 use prune_shogi::{Color, Ending, GameRecord, Position};
@@ -369,6 +370,335 @@ pub fn run_match(args: &MatchArgs) -> Result<(), CliError> {
             100.0 * elo.score,
             100.0 * Z_95 * elo.score_error
         );
+    }
+    Ok(())
+}
+
+/// What a human may type in `prune play --game shogi`.
+const PLAY_HELP: &str = "type a move in USI (7g7f, 8h2b+, P*5e), `undo` (take back your last \
+                         move), `hint` (ask the engine), `moves` (the legal moves), `help` or \
+                         `quit`";
+
+/// Who plays a side in `prune play --game shogi`.
+enum PlaySide {
+    Human,
+    Engine { preset: String, engine: Box<Engine> },
+}
+
+impl PlaySide {
+    fn name(&self) -> String {
+        match self {
+            PlaySide::Human => "human".into(),
+            PlaySide::Engine { preset, .. } => format!("prune ({preset})"),
+        }
+    }
+}
+
+fn play_side(option: &str, spec: &str) -> Result<PlaySide, CliError> {
+    let spec = spec.trim();
+    if spec.eq_ignore_ascii_case("human") {
+        return Ok(PlaySide::Human);
+    }
+    let name = if spec.eq_ignore_ascii_case("engine") {
+        "full"
+    } else {
+        spec
+    };
+    let options = EngineOptions::preset(name).ok_or_else(|| {
+        CliError::Usage(format!(
+            "{option}: expected human, engine or a shogi preset ({}), got '{spec}'",
+            EngineOptions::PRESETS.join(", ")
+        ))
+    })?;
+    Ok(PlaySide::Engine {
+        preset: name.to_string(),
+        engine: Box::new(Engine::new(options)),
+    })
+}
+
+/// The limits of one engine move from the side's clock.
+fn move_limits(clock: &Clock, plies: usize) -> Limits {
+    // Shogi games run to about 120 plies; the clock's budget counts moves left as half the
+    // "empties" it is given, plus one.
+    let left = 160u32.saturating_sub(plies as u32).max(40);
+    let budget = clock.budget(left);
+    Limits {
+        depth: budget.depth,
+        hard_time: budget.time,
+        soft_time: budget.time.map(|t| t / 2),
+        ..Limits::default()
+    }
+}
+
+/// The board as a shogi player reads it: file 9 on the left, rank a at the top, White's pieces
+/// in lower case, promoted ones with `+`; the hands below and above.
+pub fn board_text(p: &Position) -> String {
+    let hand = |c: Color| {
+        let held: Vec<String> = prune_shogi::Kind::HAND
+            .iter()
+            .rev()
+            .filter_map(|&k| {
+                let n = p.in_hand(c, k);
+                let letter = k.letter();
+                (n > 0).then(|| {
+                    if n > 1 {
+                        format!("{letter}{n}")
+                    } else {
+                        letter.to_string()
+                    }
+                })
+            })
+            .collect();
+        if held.is_empty() {
+            "-".to_string()
+        } else {
+            held.join(" ")
+        }
+    };
+    let mut text = format!("white (gote) in hand: {}\n", hand(Color::White));
+    text += "   9  8  7  6  5  4  3  2  1\n";
+    for rank in 0..9u8 {
+        text += "  ";
+        for file in (1..=9u8).rev() {
+            let square = prune_shogi::Square::new(file, rank).expect("on the board");
+            let cell = match p.piece(square) {
+                None => " . ".to_string(),
+                Some(piece) => {
+                    let base = piece.kind.unpromoted();
+                    let letter = base.letter();
+                    let letter = if piece.color == Color::White {
+                        letter.to_ascii_lowercase()
+                    } else {
+                        letter
+                    };
+                    let mark = if base == piece.kind { ' ' } else { '+' };
+                    format!("{mark}{letter} ")
+                }
+            };
+            text += &cell;
+        }
+        text.push((b'a' + rank) as char);
+        text.push('\n');
+    }
+    text += &format!("black (sente) in hand: {}\n", hand(Color::Black));
+    text
+}
+
+/// Runs `prune play --game shogi`.
+pub fn run_play(args: &crate::play_cmd::PlayArgs) -> Result<(), CliError> {
+    let not_here = |option: &str, why: &str| {
+        CliError::Usage(format!("{option} is not an option of shogi: {why}"))
+    };
+    if args.eval.trim() != "pattern" {
+        return Err(not_here(
+            "--eval",
+            "it names an Othello evaluation; shogi's engine has one hand-made evaluation",
+        ));
+    }
+    if args.selectivity.is_some() {
+        return Err(not_here(
+            "--selectivity",
+            "shogi's engine has no forward pruning",
+        ));
+    }
+    if args.algorithm.trim() != "negascout" {
+        return Err(not_here(
+            "--algorithm",
+            "shogi's playing engine is NegaScout (prune search --game shogi runs the others)",
+        ));
+    }
+    if args.parallel_args.threads.is_some_and(|t| t > 1) || args.parallel_args.parallel.is_some() {
+        return Err(not_here(
+            "--threads",
+            "shogi's engine searches on one thread",
+        ));
+    }
+    let control: TimeControl = args
+        .time
+        .parse()
+        .map_err(|e| CliError::Usage(format!("--time: {e}")))?;
+    let start: Position = match args.position.as_deref() {
+        None => Position::start(),
+        Some(text) => text
+            .parse()
+            .map_err(|e| CliError::Usage(format!("--position: {e}")))?,
+    };
+    let mut sides = [
+        play_side("--black (--x)", &args.black)?,
+        play_side("--white (--o)", &args.white)?,
+    ];
+    let stdin = io::stdin();
+    let stdout = io::stdout();
+    play_game_in_terminal(
+        start,
+        &mut sides,
+        control,
+        &mut stdin.lock(),
+        &mut stdout.lock(),
+    )
+    .map_err(|e| CliError::Failure(format!("terminal: {e}")))
+}
+
+fn play_game_in_terminal(
+    start: Position,
+    sides: &mut [PlaySide; 2],
+    control: TimeControl,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let index = |c: Color| match c {
+        Color::Black => 0,
+        Color::White => 1,
+    };
+    let mut clocks = [Clock::new(control); 2];
+    let mut game = GameRecord::new(start.clone());
+    let mut helper: Option<Engine> = None;
+    writeln!(
+        out,
+        "prune play shogi: black (sente) {} against white (gote) {}, {control}",
+        sides[0].name(),
+        sides[1].name()
+    )?;
+    if sides.iter().any(|s| matches!(s, PlaySide::Human)) {
+        writeln!(out, "{PLAY_HELP}")?;
+    }
+    let mut stopped = false;
+    while game.ending().is_none() {
+        let p = game.position().clone();
+        writeln!(out)?;
+        write!(out, "{}", board_text(&p))?;
+        let mut line = vec![format!("sfen {p}")];
+        for (name, clock) in [("black", &clocks[0]), ("white", &clocks[1])] {
+            if let Some(r) = clock.remaining() {
+                line.push(format!("{name} {:.1} s left", r.as_secs_f64()));
+            }
+        }
+        if let Some(m) = game.moves().last() {
+            line.push(format!("last move: {m}"));
+        }
+        writeln!(out, "{}", line.join("   "))?;
+        let i = index(p.side_to_move());
+        let history = game.history()[..game.history().len() - 1].to_vec();
+        let began = std::time::Instant::now();
+        match &mut sides[i] {
+            PlaySide::Engine { engine, .. } => {
+                let limits = move_limits(&clocks[i], game.moves().len());
+                let r = engine.search(&p, &history, limits, &mut |_| {});
+                clocks[i].spend(began.elapsed());
+                let mv = r.best.expect("a game not over has a move");
+                writeln!(
+                    out,
+                    "{} plays {mv}   score {} depth {} nodes {} time {:.2} s",
+                    if i == 0 { "black" } else { "white" },
+                    prune_shogi::usi::score_text(r.score),
+                    r.depth,
+                    r.nodes,
+                    r.elapsed.as_secs_f64()
+                )?;
+                game.play(mv).expect("the engine plays legal moves");
+            }
+            PlaySide::Human => loop {
+                write!(out, "{} to move> ", if i == 0 { "black" } else { "white" })?;
+                out.flush()?;
+                let mut text = String::new();
+                if input.read_line(&mut text)? == 0 {
+                    writeln!(out)?;
+                    writeln!(out, "end of input: the game stops here")?;
+                    stopped = true;
+                    break;
+                }
+                let word = text.trim();
+                match word.to_ascii_lowercase().as_str() {
+                    "" => {}
+                    "help" | "?" => writeln!(out, "{PLAY_HELP}")?,
+                    "quit" | "q" | "exit" => {
+                        stopped = true;
+                        break;
+                    }
+                    "moves" => {
+                        let moves: Vec<String> =
+                            p.legal_moves().iter().map(ToString::to_string).collect();
+                        writeln!(out, "{} legal moves: {}", moves.len(), moves.join(" "))?;
+                    }
+                    "hint" => {
+                        let engine = match sides.iter_mut().find_map(|s| match s {
+                            PlaySide::Engine { engine, .. } => Some(engine.as_mut()),
+                            PlaySide::Human => None,
+                        }) {
+                            Some(e) => e,
+                            None => helper.get_or_insert_with(|| {
+                                Engine::new(EngineOptions::preset("full").expect("a preset"))
+                            }),
+                        };
+                        let limits = Limits {
+                            hard_time: Some(std::time::Duration::from_secs(1)),
+                            soft_time: Some(std::time::Duration::from_millis(500)),
+                            ..Limits::default()
+                        };
+                        let r = engine.search(&p, &history, limits, &mut |_| {});
+                        let pv: Vec<String> = r.pv.iter().map(ToString::to_string).collect();
+                        writeln!(
+                            out,
+                            "hint: {}   score {} depth {} pv {}",
+                            r.best.map_or("-".to_string(), |m| m.to_string()),
+                            prune_shogi::usi::score_text(r.score),
+                            r.depth,
+                            pv.join(" ")
+                        )?;
+                    }
+                    "undo" | "u" | "takeback" => {
+                        // Back to the last position where a human was to move.
+                        let mut kept = game.moves().len();
+                        let mut found = false;
+                        let mut replay = GameRecord::new(start.clone());
+                        while kept > 0 {
+                            kept -= 1;
+                            replay = GameRecord::new(start.clone());
+                            for &m in &game.moves()[..kept] {
+                                replay.play(m).expect("moves of the game");
+                            }
+                            let side = index(replay.position().side_to_move());
+                            if matches!(sides[side], PlaySide::Human) {
+                                found = true;
+                                break;
+                            }
+                        }
+                        if found {
+                            game = replay;
+                            break;
+                        }
+                        writeln!(out, "error: there is no move of yours to take back")?;
+                    }
+                    _ => match game.play_usi(word) {
+                        Ok(_) => {
+                            clocks[i].spend(began.elapsed());
+                            break;
+                        }
+                        Err(e) => writeln!(out, "error: {e}; {PLAY_HELP}")?,
+                    },
+                }
+            },
+        }
+        if stopped {
+            break;
+        }
+    }
+    let moves: Vec<String> = game.moves().iter().map(ToString::to_string).collect();
+    writeln!(out, "moves: {}", moves.join(" "))?;
+    match game.ending() {
+        Some(ending) => {
+            let how = match ending {
+                Ending::Checkmate { .. } => "checkmate",
+                Ending::Repetition => "fourfold repetition",
+                Ending::PerpetualCheck { .. } => "perpetual check",
+            };
+            match ending.winner() {
+                Some(Color::Black) => writeln!(out, "game over: black (sente) wins by {how}")?,
+                Some(Color::White) => writeln!(out, "game over: white (gote) wins by {how}")?,
+                None => writeln!(out, "game over: a draw by {how}")?,
+            }
+        }
+        None => writeln!(out, "game stopped after {} moves", game.moves().len())?,
     }
     Ok(())
 }

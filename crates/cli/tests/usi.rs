@@ -176,3 +176,47 @@ fn shogi_matches_refuse_bad_settings() {
         ),
     ]);
 }
+
+#[test]
+fn play_in_the_terminal_against_the_engine() {
+    let script = "7g7f\nhint\nP*5e\nmoves\n7g7f\nundo\n2g2f\nquit\n";
+    let o = prune_with_input(&["play", "--game", "shogi", "--time", "depth:2"], script);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // The board with file 9 on the left, the engine's replies, a hint, the errors.
+    assert!(out.contains("   9  8  7  6  5  4  3  2  1"), "{out}");
+    assert_eq!(out.matches("white plays ").count(), 2, "{out}");
+    assert!(out.contains("hint: "), "{out}");
+    assert!(out.contains("error: "), "{out}");
+    assert!(out.contains("37 legal moves: "), "{out}");
+    // After the undo the game went on from the start with 2g2f.
+    // The game's moves follow the last prompt (which has no newline of its own).
+    let moves = out
+        .lines()
+        .find_map(|l| l.split_once("> moves: ").map(|(_, m)| m))
+        .expect("the moves");
+    assert!(moves.starts_with("2g2f "), "{moves}");
+    assert!(out.contains("game stopped after 2 moves"), "{out}");
+}
+
+#[test]
+fn play_refuses_othello_options_for_shogi() {
+    common::assert_usage_errors(&[
+        (
+            &["play", "--game", "shogi", "--eval", "hand"],
+            "--eval is not an option of shogi",
+        ),
+        (
+            &["play", "--game", "shogi", "--threads", "2"],
+            "--threads is not an option of shogi",
+        ),
+        (
+            &["play", "--game", "shogi", "--white", "fast"],
+            "--white (--o): expected human, engine or a shogi preset",
+        ),
+        (
+            &["play", "--game", "shogi", "--position", "9/9 b - 1"],
+            "--position",
+        ),
+    ]);
+}

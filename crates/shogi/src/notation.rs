@@ -71,6 +71,14 @@ fn kind_of(c: char) -> Option<Kind> {
     })
 }
 
+impl Kind {
+    /// The letter of SFEN and USI (upper case): `P L N S G B R K`; a promoted kind has its
+    /// unpromoted kind's letter (SFEN marks the promotion with `+`).
+    pub fn letter(self) -> char {
+        letter(self.unpromoted())
+    }
+}
+
 impl Position {
     /// The start position.
     pub fn start() -> Position {
