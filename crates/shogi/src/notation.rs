@@ -370,8 +370,85 @@ pub(crate) fn parse_usi_move(position: &Position, text: &str) -> Result<Move, Pa
     if position.legal_moves().contains(&mv) {
         Ok(mv)
     } else {
-        Err(whole(format!("move {t} is not legal in this position")))
+        Err(whole(format!(
+            "move {t} is not legal here: {}",
+            why_illegal(position, mv)
+        )))
     }
+}
+
+/// Why a well-formed move is not legal in `p`.
+fn why_illegal(p: &Position, mv: Move) -> String {
+    let us = p.side_to_move();
+    let name = |k: Kind| format!("{k:?}").to_ascii_lowercase();
+    match mv {
+        Move::Drop { kind, to } => {
+            if p.in_hand(us, kind) == 0 {
+                return format!("no {} in hand", name(kind));
+            }
+            if p.piece(to).is_some() {
+                return format!("{to} is occupied");
+            }
+        }
+        Move::Normal { from, to, .. } => match p.piece(from) {
+            None => return format!("no piece on {from}"),
+            Some(piece) if piece.color != us => {
+                return format!("the piece on {from} is not the side to move's")
+            }
+            Some(_) if p.piece(to).is_some_and(|q| q.color == us) => {
+                return format!("{to} holds a piece of the side to move")
+            }
+            Some(_) => {}
+        },
+    }
+    let mut pseudo = Vec::new();
+    p.pseudo_moves(&mut pseudo, false);
+    if !pseudo.contains(&mv) {
+        return match mv {
+            Move::Normal { from, to, promote } => {
+                let other = Move::Normal {
+                    from,
+                    to,
+                    promote: !promote,
+                };
+                if !pseudo.contains(&other) {
+                    format!("the piece on {from} cannot move to {to}")
+                } else if promote {
+                    "this piece may not promote on this move (it does not promote, or neither \
+                     square is in the promotion zone)"
+                        .to_string()
+                } else {
+                    format!("the piece must promote on {to}: it could never move again")
+                }
+            }
+            Move::Drop { kind, to } => {
+                if kind == Kind::Pawn
+                    && (0..9).any(|rank| {
+                        Square::new(to.file(), rank).and_then(|s| p.piece(s))
+                            == Some(Piece {
+                                color: us,
+                                kind: Kind::Pawn,
+                            })
+                    })
+                {
+                    format!("a second unpromoted pawn on file {} (nifu)", to.file())
+                } else {
+                    format!("a {} dropped on {to} could never move", name(kind))
+                }
+            }
+        };
+    }
+    if matches!(
+        mv,
+        Move::Drop {
+            kind: Kind::Pawn,
+            ..
+        }
+    ) && !p.play(mv).leaves_mover_in_check()
+    {
+        return "a pawn drop that mates (uchifuzume)".to_string();
+    }
+    "it leaves the king in check".to_string()
 }
 
 #[cfg(test)]
@@ -424,5 +501,37 @@ mod tests {
         assert_eq!(capture.to_string(), "8h2b+");
         let next = after.play(capture);
         assert_eq!(next.in_hand(Color::Black, Kind::Bishop), 1);
+    }
+
+    #[test]
+    fn an_illegal_move_says_why() {
+        let reason = |sfen: &str, mv: &str| {
+            let p: Position = sfen.parse().unwrap();
+            p.parse_move(mv).unwrap_err().to_string()
+        };
+        let start = START_SFEN;
+        let cases = [
+            (start, "P*5e", "no pawn in hand"),
+            (start, "5e5d", "no piece on 5e"),
+            (start, "3c3d", "not the side to move's"),
+            (start, "7i7g", "7g holds a piece of the side to move"),
+            (start, "7g7e", "cannot move to 7e"),
+            (start, "7g7f+", "may not promote"),
+            // A pawn reaching the last rank must promote.
+            ("4k4/8P/9/9/9/9/9/9/4K4 b - 1", "1b1a", "must promote on 1a"),
+            ("4k4/9/9/9/9/9/9/9/4K4 b N 1", "N*5b", "could never move"),
+            ("4k4/9/9/9/9/9/4P4/9/4K4 b P 1", "P*5c", "nifu"),
+            ("7lk/9/7G1/9/9/9/9/9/K8 b P 1", "P*1b", "uchifuzume"),
+            (
+                "4k4/9/9/9/9/9/9/4r4/4K4 b G 1",
+                "G*1e",
+                "leaves the king in check",
+            ),
+            ("4k4/9/9/9/9/9/9/9/4K4 b P 1", "P*5i", "5i is occupied"),
+        ];
+        for (sfen, mv, expected) in cases {
+            let e = reason(sfen, mv);
+            assert!(e.contains(expected), "{sfen} {mv}: {e}");
+        }
     }
 }

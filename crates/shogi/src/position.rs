@@ -476,7 +476,7 @@ impl Position {
 
     /// Every move by the rules of movement and dropping (only captures with `captures_only`),
     /// before the king's safety and uchifuzume are checked.
-    fn pseudo_moves(&self, moves: &mut Vec<Move>, captures_only: bool) {
+    pub(crate) fn pseudo_moves(&self, moves: &mut Vec<Move>, captures_only: bool) {
         let us = self.side;
         let ours = self.colors[us.index()];
         let occupied = self.occupied();
@@ -601,6 +601,11 @@ impl Position {
         next.side = us.flip();
         next.ply += 1;
         next
+    }
+
+    /// Whether the side that just moved left its own king attacked.
+    pub(crate) fn leaves_mover_in_check(&self) -> bool {
+        !self.mover_king_safe()
     }
 
     /// Whether the side that just moved left its own king safe.
