@@ -11,7 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use prune_othello::midgame::Selectivity;
 use prune_othello::Color;
 use prune_play::arena::{play_match, MatchGame, MatchSummary, Side, SideStats, Tally};
-use prune_play::elo::Z_95;
+use prune_play::elo::{EloEstimate, Z_95};
 use prune_play::external::{ExternalEngine, ExternalOptions, StartWait};
 use prune_play::openings::{all_openings, pick, DEFAULT_PLIES, MAX_PLIES};
 use prune_play::{Agent, EnginePlayer, PlayerOptions, TimeControl};
@@ -664,6 +664,44 @@ fn match_json(info: &Info, results: &[MatchGame], s: &MatchSummary) -> Value {
     })
 }
 
+/// The line under a match's table: the Elo difference of A over B with its interval, and the
+/// score with its error.
+pub fn elo_line(elo: &EloEstimate) -> String {
+    format!(
+        "Elo difference (A - B): {elo}  [score {:.1}% ± {:.1}%]",
+        100.0 * elo.score,
+        100.0 * Z_95 * elo.score_error
+    )
+}
+
+/// The totals of a Connect Four or shogi match as JSON, from A's wins, draws and losses.
+pub fn totals_json(games: usize, wins: u32, draws: u32, losses: u32) -> Value {
+    let elo = EloEstimate::from_results(wins, draws, losses);
+    json!({
+        "games": games,
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
+        "score": elo.map(|e| e.score),
+        "elo": elo.and_then(|e| e.elo),
+        "elo_low": elo.and_then(|e| e.low),
+        "elo_high": elo.and_then(|e| e.high),
+        "elo_text": elo.map(|e| e.to_string()),
+    })
+}
+
+/// A score (wins and half the draws) as a percentage of `games`, `-` for none.
+pub fn score_percent(wins: usize, draws: usize, games: usize) -> String {
+    if games == 0 {
+        "-".to_string()
+    } else {
+        format!(
+            "{:.1}%",
+            100.0 * (wins as f64 + draws as f64 / 2.0) / games as f64
+        )
+    }
+}
+
 fn wdl(t: &Tally) -> String {
     format!("{}-{}-{}", t.wins, t.draws, t.losses)
 }
@@ -775,11 +813,7 @@ fn print_match(info: &Info, algorithms: [&str; 2], results: &[MatchGame], s: &Ma
         s.margin_total, s.margin_mean
     );
     if let Some(elo) = &s.elo {
-        println!(
-            "Elo difference (A - B): {elo}  [score {:.1}% ± {:.1}%]",
-            100.0 * elo.score,
-            100.0 * Z_95 * elo.score_error
-        );
+        println!("{}", elo_line(elo));
     }
     let overruns = s.a_stats.overruns + s.b_stats.overruns;
     if overruns > 0 {

@@ -8,7 +8,7 @@ use std::sync::Mutex;
 
 use clap::Args;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, Table};
-use prune_play::elo::{EloEstimate, Z_95};
+use prune_play::elo::EloEstimate;
 use prune_play::openings::pick;
 use prune_play::{Clock, TimeControl};
 use prune_shogi::engine::{Engine, EngineOptions, Limits};
@@ -17,7 +17,9 @@ use prune_shogi::{Color, Ending, GameRecord, Position};
 use serde_json::{json, Value};
 
 use crate::cells::right;
-use crate::match_cmd::{progress_bar, time_control, MatchArgs};
+use crate::match_cmd::{
+    elo_line, progress_bar, score_percent, time_control, totals_json, MatchArgs,
+};
 use crate::CliError;
 
 /// Options of `prune usi`.
@@ -289,14 +291,7 @@ pub fn run_match(args: &MatchArgs) -> Result<(), CliError> {
             "opening_plies": plies,
             "openings_available": all.len(),
             "games": list,
-            "totals": {
-                "games": games, "wins": wins, "draws": draws, "losses": losses,
-                "score": elo.map(|e| e.score),
-                "elo": elo.and_then(|e| e.elo),
-                "elo_low": elo.and_then(|e| e.low),
-                "elo_high": elo.and_then(|e| e.high),
-                "elo_text": elo.map(|e| e.to_string()),
-            },
+            "totals": totals_json(games, wins, draws, losses),
         });
         println!(
             "{}",
@@ -333,17 +328,12 @@ pub fn run_match(args: &MatchArgs) -> Result<(), CliError> {
             .collect();
         let n = of.len();
         let c = |v: i32| of.iter().filter(|r| r.a_result == v).count();
-        let (score, plies) = if n == 0 {
-            ("-".to_string(), "-".to_string())
+        let score = score_percent(c(1), c(0), n);
+        let plies = if n == 0 {
+            "-".to_string()
         } else {
             let total: usize = of.iter().map(|r| r.moves.len()).sum();
-            (
-                format!(
-                    "{:.1}%",
-                    100.0 * (c(1) as f64 + c(0) as f64 / 2.0) / n as f64
-                ),
-                format!("{:.0}", total as f64 / n as f64),
-            )
+            format!("{:.0}", total as f64 / n as f64)
         };
         table.add_row(vec![
             Cell::new(label),
@@ -365,11 +355,7 @@ pub fn run_match(args: &MatchArgs) -> Result<(), CliError> {
         .collect();
     println!("Endings: {}", endings.join(", "));
     if let Some(elo) = elo {
-        println!(
-            "Elo difference (A - B): {elo}  [score {:.1}% ± {:.1}%]",
-            100.0 * elo.score,
-            100.0 * Z_95 * elo.score_error
-        );
+        println!("{}", elo_line(&elo));
     }
     Ok(())
 }
@@ -647,23 +633,18 @@ fn play_game_in_terminal(
                         )?;
                     }
                     "undo" | "u" | "takeback" => {
-                        // Back to the last position where a human was to move.
-                        let mut kept = game.moves().len();
-                        let mut found = false;
-                        let mut replay = GameRecord::new(start.clone());
-                        while kept > 0 {
-                            kept -= 1;
-                            replay = GameRecord::new(start.clone());
+                        // Back to the last position where a human was to move: sides
+                        // alternate, so the side to move after k moves is known without
+                        // replaying; the game is replayed once, up to there.
+                        let side_after = |k: usize| (index(start.side_to_move()) + k) % 2;
+                        let kept = (0..game.moves().len())
+                            .rev()
+                            .find(|&k| matches!(sides[side_after(k)], PlaySide::Human));
+                        if let Some(kept) = kept {
+                            let mut replay = GameRecord::new(start.clone());
                             for &m in &game.moves()[..kept] {
                                 replay.play(m).expect("moves of the game");
                             }
-                            let side = index(replay.position().side_to_move());
-                            if matches!(sides[side], PlaySide::Human) {
-                                found = true;
-                                break;
-                            }
-                        }
-                        if found {
                             game = replay;
                             break;
                         }

@@ -4,7 +4,7 @@
 
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
 use prune_connect4::{Position, CELLS};
-use prune_play::elo::{EloEstimate, Z_95};
+use prune_play::elo::EloEstimate;
 use prune_play::openings::pick;
 use prune_play::Clock;
 use prune_search::{Algorithm, Game, Parallel, ParallelKind};
@@ -12,7 +12,9 @@ use serde_json::{json, Value};
 
 use super::{othello_only, C4Engine, GAME};
 use crate::cells::right;
-use crate::match_cmd::{progress_bar, time_control, MatchArgs};
+use crate::match_cmd::{
+    elo_line, progress_bar, score_percent, time_control, totals_json, MatchArgs,
+};
 use crate::CliError;
 
 /// The openings' moves when `--openings` is not given: the 49 positions after two moves.
@@ -186,17 +188,7 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
             "opening_plies": plies,
             "openings_available": all.len(),
             "games": list,
-            "totals": {
-                "games": games,
-                "wins": wins,
-                "draws": draws,
-                "losses": losses,
-                "score": elo.map(|e| e.score),
-                "elo": elo.and_then(|e| e.elo),
-                "elo_low": elo.and_then(|e| e.low),
-                "elo_high": elo.and_then(|e| e.high),
-                "elo_text": elo.map(|e| e.to_string()),
-            },
+            "totals": totals_json(games, wins, draws, losses),
         });
         println!(
             "{}",
@@ -228,11 +220,7 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
             (games, wins as usize, draws as usize, losses as usize),
         ),
     ] {
-        let score = if n == 0 {
-            "-".to_string()
-        } else {
-            format!("{:.1}%", 100.0 * (w as f64 + d as f64 / 2.0) / n as f64)
-        };
+        let score = score_percent(w, d, n);
         table.add_row(vec![
             comfy_table::Cell::new(label),
             right(n),
@@ -244,11 +232,7 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
     }
     println!("{table}");
     if let Some(elo) = elo {
-        println!(
-            "Elo difference (A - B): {elo}  [score {:.1}% ± {:.1}%]",
-            100.0 * elo.score,
-            100.0 * Z_95 * elo.score_error
-        );
+        println!("{}", elo_line(&elo));
     }
     Ok(())
 }

@@ -8,7 +8,9 @@ use prune_othello::Position;
 use prune_search::{Engine, Game, KillerIndex, Killers, SearchConfig, SearchLimits};
 
 use super::NEGA_ALPHA;
-use super::{depths, depths_setting, jobs_setting, othello_eval, presets, ratio, Grid};
+use super::{
+    depths, depths_setting, jobs_setting, othello_eval, presets, ratio, slots_setting, Grid,
+};
 use crate::{thousands, XAxis};
 use crate::{Cell, LabError, LabOptions, Legend, Plot, Progress, Report, Series, Table};
 
@@ -306,14 +308,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
                 "base preset".into(),
                 format!("{} ({})", base_preset.name, base_preset.summary),
             ),
-            (
-                "slots".into(),
-                slots
-                    .iter()
-                    .map(|n| n.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            ),
+            slots_setting(&slots),
             ("games per configuration".into(), openings.len().to_string()),
             jobs_setting(options),
         ],

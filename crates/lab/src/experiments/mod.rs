@@ -338,6 +338,12 @@ fn depths_setting(depths: &[u32]) -> (String, String) {
     ("depths".into(), text)
 }
 
+/// A setting line: the killer slot counts tried.
+fn slots_setting(slots: &[usize]) -> (String, String) {
+    let text: Vec<String> = slots.iter().map(ToString::to_string).collect();
+    ("slots".into(), text.join(", "))
+}
+
 /// A setting line: the presets, each with its summary.
 fn presets_setting(presets: &[&Preset]) -> (String, String) {
     let text: Vec<String> = presets

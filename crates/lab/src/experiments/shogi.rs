@@ -9,7 +9,7 @@ use std::time::Instant;
 use prune_shogi::engine::{Engine, EngineOptions, Limits, Stage, StageCounts};
 use prune_shogi::{GameRecord, Position};
 
-use super::{depths, depths_setting, jobs_setting, ratio};
+use super::{depths, depths_setting, jobs_setting, ratio, slots_setting};
 use crate::{run_tasks, Cell, LabError, LabOptions, Legend, Plot, Progress, Report, Series};
 use crate::{Table, XAxis};
 
@@ -266,14 +266,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
                     SAMPLE_PLIES
                 ),
             ),
-            (
-                "slots".into(),
-                slots
-                    .iter()
-                    .map(|n| n.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            ),
+            slots_setting(&slots),
             jobs_setting(options),
         ],
         findings,
