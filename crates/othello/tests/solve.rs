@@ -278,6 +278,48 @@ fn the_ordering_pass_keeps_scores_and_best_moves_exact() {
     assert!(passes_run >= 6, "only {passes_run} solves differ");
 }
 
+/// After the move-ordering pass, the exact search starts from a narrow window around the
+/// pass's value and widens it where it fails: whatever window is asked for, the result is the
+/// exact score inside it and a bound on the right side outside it.
+#[test]
+fn the_aspiration_window_keeps_every_window_exact() {
+    use prune_othello::endgame::EndgameSolver;
+    let mut with_pass = EndgameSolver::new(16);
+    with_pass.set_ordering_pass_empties(19);
+    let mut without = EndgameSolver::new(16);
+    without.set_ordering_pass_empties(99);
+    for seed in 0..6u64 {
+        let p = random_endgame(2000 + seed, 19 + (seed % 2) as u32);
+        let exact = without.solve(p.board(), -64, 64).score;
+        let windows = [
+            (-64, 64),
+            (-1, 1),
+            (exact - 1, exact + 1),
+            (exact - 6, exact - 2),
+            (exact + 2, exact + 6),
+            (-64, exact),
+            (exact, 64),
+        ];
+        for (alpha, beta) in windows {
+            let (alpha, beta) = (alpha.clamp(-64, 63), beta.clamp(-63, 64));
+            let v = with_pass.solve(p.board(), alpha, beta).score;
+            if exact <= alpha {
+                assert!(
+                    exact <= v && v <= alpha,
+                    "seed {seed} ({alpha}, {beta}): {v} for {exact}"
+                );
+            } else if exact >= beta {
+                assert!(
+                    beta <= v && v <= exact,
+                    "seed {seed} ({alpha}, {beta}): {v} for {exact}"
+                );
+            } else {
+                assert_eq!(v, exact, "seed {seed} ({alpha}, {beta})");
+            }
+        }
+    }
+}
+
 #[test]
 fn every_instruction_set_finds_the_same_scores_with_the_same_work() {
     use prune_othello::endgame::{solve_small_with, EndgameSolver, Isa};

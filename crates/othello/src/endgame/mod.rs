@@ -15,7 +15,8 @@
 //!   refute the node); moves ordered table move first, then
 //!   fastest-first (fewest opponent replies, corners counted twice), the opponent's potential
 //!   mobility, corners, X- and C-squares next to an empty corner, parity and, from
-//!   `EVAL_ORDER_EMPTIES` up, the evaluation of the position after the move;
+//!   `EVAL_ORDER_EMPTIES` up, the evaluation of the position after the move (from
+//!   `REPLY_EVAL_EMPTIES` up, of the opponent's best reply to it);
 //! * few empties: no table and no move list; the legal moves are tried in parity order (odd
 //!   regions first, corners first within a region), with the stability cutoff from
 //!   `STABILITY_EMPTIES` up;
@@ -25,7 +26,8 @@
 //! Solves of many empties start with a move-ordering pass: the same search cut off
 //! `ORDERING_PASS_DEPTH` plies down, where an evaluation (by default the trained patterns of
 //! [`crate::pattern`]) stands in for the exact score; it stores best moves (no bounds) that
-//! order the upper nodes of the exact search.
+//! order the upper nodes of the exact search, and its value centres the exact search's first
+//! window (an aspiration window of `ASPIRATION` discs either side, widened where it fails).
 //!
 //! The node functions are compiled once per instruction set, the best one the CPU has picked
 //! at run time (see [`Isa`] and the `isa` submodule: hardware bit counts and scans, AVX2 flips
@@ -76,6 +78,10 @@ const ORDERING_PASS_EMPTIES: u32 = 20;
 /// How deep the move-ordering pass searches (plies): the depth that did best of those tried
 /// (docs/tuning.md).
 const ORDERING_PASS_DEPTH: u32 = 12;
+
+/// The half-width (discs) of the exact search's first window around the ordering pass's
+/// value: 1, 2 and 4 were tried, 1 searched the fewest nodes (docs/tuning.md).
+const ASPIRATION: i32 = 1;
 
 /// The result of an exact solve.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -260,6 +266,8 @@ impl EndgameSolver {
         let outside = &outside;
         let empties = board.empty_count();
         let mut final_value = 0;
+        // The ordering pass's value, the centre of the exact search's first window.
+        let mut guess = None;
         for horizon in ordering_pass(empties, self.pass_empties)
             .into_iter()
             .chain([0])
@@ -276,28 +284,42 @@ impl EndgameSolver {
             } else {
                 (-64, 64)
             };
-            let mut root = |c: &mut Counters| {
-                k.pvs(
-                    &shared,
-                    c,
-                    Some(outside),
-                    p,
-                    o,
-                    alpha,
-                    beta,
-                    true,
-                    Root::Main(&mut best_move),
-                )
+            let (mut lo, mut hi) = match guess {
+                Some(g) if horizon == 0 => aspiration(g, alpha, beta),
+                _ => (alpha, beta),
             };
-            let score = match &self.threads {
-                Threads::Sequential => root(&mut counters),
-                Threads::Split(pool, _) => pool.install(|| root(&mut counters)),
-                Threads::LazySmp(n) => {
-                    shared.lazy_smp(k, &mut counters, *n, (p, o), (alpha, beta), outside, root)
+            // An aspiration window that fails is widened on the side that failed, up to the
+            // window asked for, from the bound found (the search is fail-soft).
+            let score = loop {
+                let mut root = |c: &mut Counters| {
+                    k.pvs(
+                        &shared,
+                        c,
+                        Some(outside),
+                        p,
+                        o,
+                        lo,
+                        hi,
+                        true,
+                        Root::Main(&mut best_move),
+                    )
+                };
+                let score = match &self.threads {
+                    Threads::Sequential => root(&mut counters),
+                    Threads::Split(pool, _) => pool.install(|| root(&mut counters)),
+                    Threads::LazySmp(n) => {
+                        shared.lazy_smp(k, &mut counters, *n, (p, o), (lo, hi), outside, root)
+                    }
+                };
+                match widen(score, (lo, hi), (alpha, beta)) {
+                    Some(window) if !stop.load(Relaxed) => (lo, hi) = window,
+                    _ => break score,
                 }
             };
             if horizon == 0 {
                 final_value = score;
+            } else {
+                guess = Some(score);
             }
         }
         let score = final_value;
@@ -379,6 +401,34 @@ impl CountCutoff for Counters {
     }
 }
 
+/// The exact search's first window: [`ASPIRATION`] discs either side of the ordering pass's
+/// value `guess`, within `(alpha, beta)`; the whole of it if that leaves nothing.
+fn aspiration(guess: i32, alpha: i32, beta: i32) -> (i32, i32) {
+    let (lo, hi) = (
+        (guess - ASPIRATION).max(alpha),
+        (guess + ASPIRATION).min(beta),
+    );
+    if lo < hi {
+        (lo, hi)
+    } else {
+        (alpha, beta)
+    }
+}
+
+/// The next window after a search of `(lo, hi)` returned the fail-soft `score`, when the
+/// window asked for is `(alpha, beta)`: `None` if `score` answers that (inside `(lo, hi)`, or a
+/// bound beyond the window asked for); otherwise the window from the bound found to the side
+/// of the window asked for that failed.
+fn widen(score: i32, (lo, hi): (i32, i32), (alpha, beta): (i32, i32)) -> Option<(i32, i32)> {
+    if score <= lo && lo > alpha {
+        Some((alpha, score + 1))
+    } else if score >= hi && hi < beta {
+        Some((score - 1, beta))
+    } else {
+        None
+    }
+}
+
 /// Before an exact solve of at least `min_empties` empties ([`ORDERING_PASS_EMPTIES`] by
 /// default), one move-ordering pass searches [`ORDERING_PASS_DEPTH`] plies deep with the
 /// solver's evaluation at its horizon; the best moves it leaves in the table order the exact
@@ -386,4 +436,33 @@ impl CountCutoff for Counters {
 fn ordering_pass(empties: u32, min_empties: u32) -> Option<u32> {
     let horizon = empties.saturating_sub(ORDERING_PASS_DEPTH);
     (empties >= min_empties && horizon > 0).then_some(horizon)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_aspiration_window_lies_inside_the_window_asked_for() {
+        assert_eq!(aspiration(10, -64, 64), (9, 11));
+        assert_eq!(aspiration(64, -64, 64), (63, 64));
+        assert_eq!(aspiration(10, -1, 1), (-1, 1));
+        assert_eq!(aspiration(10, 0, 20), (9, 11));
+        assert_eq!(aspiration(-30, -1, 1), (-1, 1));
+    }
+
+    #[test]
+    fn a_failed_window_widens_from_the_bound_found() {
+        // Inside the window: done.
+        assert_eq!(widen(10, (9, 11), (-64, 64)), None);
+        // Failed low at 6 (the score is at most 6): search up to 6 inclusive.
+        assert_eq!(widen(6, (9, 11), (-64, 64)), Some((-64, 7)));
+        // Failed high at 14 (at least 14): from 14 inclusive.
+        assert_eq!(widen(14, (9, 11), (-64, 64)), Some((13, 64)));
+        // A bound beyond the window asked for answers it.
+        assert_eq!(widen(-5, (-1, 1), (-1, 1)), None);
+        assert_eq!(widen(5, (-1, 1), (-1, 1)), None);
+        // The second search fails on the first window's side no more: its bound is the answer.
+        assert_eq!(widen(6, (-64, 7), (-64, 64)), None);
+    }
 }

@@ -18,6 +18,14 @@ pub(super) const EVAL_ORDER_EMPTIES: u32 = 16;
 /// See [`EVAL_ORDER_EMPTIES`] (docs/tuning.md).
 const EVAL_ORDER_WEIGHT: i32 = 3;
 
+/// From this many empties up, the evaluation in the ordering key is not the one of each
+/// move's position but the opponent's best reply to it by the evaluation (one ply deeper),
+/// [`REPLY_EVAL_WEIGHT`] key units per disc: fewer nodes at the cost of an evaluation per
+/// reply, which paid from 20 empties and not from 16 or 18 (docs/tuning.md).
+pub(super) const REPLY_EVAL_EMPTIES: u32 = 20;
+/// See [`REPLY_EVAL_EMPTIES`] (docs/tuning.md).
+const REPLY_EVAL_WEIGHT: i32 = 6;
+
 /// Below this many empties, the ordering key prefers moves in odd regions (parity).
 const PARITY_EMPTIES: u32 = 14;
 
@@ -132,15 +140,50 @@ impl MoveList {
 
 impl Shared<'_> {
     /// Adds the evaluation of each move's position (the opponent's view: lower first) to its
-    /// ordering key, [`EVAL_ORDER_WEIGHT`] per disc. The table's move and wipe-outs stay first.
-    pub(super) fn order_by_eval(&self, p: u64, o: u64, list: &mut MoveList) {
+    /// ordering key, [`EVAL_ORDER_WEIGHT`] per disc; from [`REPLY_EVAL_EMPTIES`] up, the
+    /// value of the opponent's best reply instead, [`REPLY_EVAL_WEIGHT`] per disc (a move
+    /// the opponent must pass after keeps the first kind). The table's move and wipe-outs stay
+    /// first.
+    pub(super) fn order_by_eval<K: Kernel>(&self, k: K, p: u64, o: u64, list: &mut MoveList) {
+        let replies_too = 64 - (p | o).count_ones() >= REPLY_EVAL_EMPTIES;
         for m in list.remaining_mut() {
             if m.key > WIPE_OUT_KEY {
                 let (np, no) = m.placement().after(p, o);
-                let child = Board::from_disjoint_bits(np, no);
-                // The evaluation is in hundredths of a disc.
-                m.key += self.eval.evaluate_board(&child) * EVAL_ORDER_WEIGHT / 100;
+                // The evaluations are in hundredths of a disc.
+                let reply = if replies_too {
+                    self.best_reply(k, np, no)
+                } else {
+                    None
+                };
+                m.key += match reply {
+                    Some(v) => v * REPLY_EVAL_WEIGHT / 100,
+                    None => self.evaluate(np, no) * EVAL_ORDER_WEIGHT / 100,
+                };
             }
         }
+    }
+
+    /// The evaluation of `(p, o)` for the side to move `p`, in hundredths of a disc.
+    #[inline(always)]
+    fn evaluate(&self, p: u64, o: u64) -> i32 {
+        self.eval.evaluate_board(&Board::from_disjoint_bits(p, o))
+    }
+
+    /// The value for the side to move `p` of its best move by the evaluation one ply down
+    /// (`None` when it must pass).
+    #[inline(always)]
+    fn best_reply<K: Kernel>(&self, k: K, p: u64, o: u64) -> Option<i32> {
+        let mut replies = k.moves(p, o);
+        if replies == 0 {
+            return None;
+        }
+        let mut best = i32::MIN;
+        while replies != 0 {
+            let sq = replies.trailing_zeros();
+            replies &= replies - 1;
+            let flips = k.flips(sq, p, o);
+            best = best.max(-self.evaluate(o & !flips, p | flips | 1u64 << sq));
+        }
+        Some(best)
     }
 }
