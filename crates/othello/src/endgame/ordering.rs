@@ -150,14 +150,15 @@ impl Shared<'_> {
             if m.key > WIPE_OUT_KEY {
                 let (np, no) = m.placement().after(p, o);
                 // The evaluations are in hundredths of a disc.
-                let reply = if replies_too {
+                m.key += if replies_too {
+                    // A move the opponent must pass after keeps its own evaluation, on the
+                    // same scale.
                     self.best_reply(k, np, no)
+                        .unwrap_or_else(|| self.evaluate(np, no))
+                        * REPLY_EVAL_WEIGHT
+                        / 100
                 } else {
-                    None
-                };
-                m.key += match reply {
-                    Some(v) => v * REPLY_EVAL_WEIGHT / 100,
-                    None => self.evaluate(np, no) * EVAL_ORDER_WEIGHT / 100,
+                    self.evaluate(np, no) * EVAL_ORDER_WEIGHT / 100
                 };
             }
         }
