@@ -246,18 +246,27 @@ fn ffo_43_to_52_solve_to_their_published_scores() {
     }
 }
 
+/// Two solvers: one with the move-ordering pass from 19 empties, one without it. The pass is
+/// 12 plies deep and its horizon must reach the table's nodes (7 empties or more) for its
+/// heuristic values to matter: the tests solve 19 and 20 empties.
+fn pass_solvers() -> (
+    prune_othello::endgame::EndgameSolver,
+    prune_othello::endgame::EndgameSolver,
+) {
+    use prune_othello::endgame::EndgameSolver;
+    let mut with_pass = EndgameSolver::new(16);
+    with_pass.set_ordering_pass_empties(19);
+    let mut without = EndgameSolver::new(16);
+    without.set_ordering_pass_empties(99);
+    (with_pass, without)
+}
+
 /// The move-ordering pass (forced on small endgames here; by default it runs from 20 empties)
 /// changes the work, never the result: the same scores as the solver without it, and a best
 /// move whose child has minus that score.
 #[test]
 fn the_ordering_pass_keeps_scores_and_best_moves_exact() {
-    use prune_othello::endgame::EndgameSolver;
-    // The pass is 12 plies deep and its horizon must reach the table's nodes (7 empties or
-    // more) for its heuristic values to matter: 19 and 20 empties.
-    let mut with_pass = EndgameSolver::new(16);
-    with_pass.set_ordering_pass_empties(19);
-    let mut without = EndgameSolver::new(16);
-    without.set_ordering_pass_empties(99);
+    let (mut with_pass, mut without) = pass_solvers();
     let mut passes_run = 0;
     for seed in 0..8u64 {
         let empties = 19 + (seed % 2) as u32;
@@ -283,11 +292,7 @@ fn the_ordering_pass_keeps_scores_and_best_moves_exact() {
 /// exact score inside it and a bound on the right side outside it.
 #[test]
 fn the_aspiration_window_keeps_every_window_exact() {
-    use prune_othello::endgame::EndgameSolver;
-    let mut with_pass = EndgameSolver::new(16);
-    with_pass.set_ordering_pass_empties(19);
-    let mut without = EndgameSolver::new(16);
-    without.set_ordering_pass_empties(99);
+    let (mut with_pass, mut without) = pass_solvers();
     for seed in 0..6u64 {
         let p = random_endgame(2000 + seed, 19 + (seed % 2) as u32);
         let exact = without.solve(p.board(), -64, 64).score;

@@ -21,7 +21,8 @@ const EVAL_ORDER_WEIGHT: i32 = 3;
 /// From this many empties up, the evaluation in the ordering key is not the one of each
 /// move's position but the opponent's best reply to it by the evaluation (one ply deeper),
 /// [`REPLY_EVAL_WEIGHT`] key units per disc: fewer nodes at the cost of an evaluation per
-/// reply, which paid from 20 empties and not from 16 or 18 (docs/tuning.md).
+/// reply. From 16 empties it cost more time than it saved; from 18 and 20 it was a little
+/// faster than without (docs/tuning.md).
 pub(super) const REPLY_EVAL_EMPTIES: u32 = 20;
 /// See [`REPLY_EVAL_EMPTIES`] (docs/tuning.md).
 const REPLY_EVAL_WEIGHT: i32 = 6;
@@ -140,12 +141,19 @@ impl MoveList {
 
 impl Shared<'_> {
     /// Adds the evaluation of each move's position (the opponent's view: lower first) to its
-    /// ordering key, [`EVAL_ORDER_WEIGHT`] per disc; from [`REPLY_EVAL_EMPTIES`] up, the
-    /// value of the opponent's best reply instead, [`REPLY_EVAL_WEIGHT`] per disc (a move
-    /// the opponent must pass after keeps the first kind). The table's move and wipe-outs stay
-    /// first.
-    pub(super) fn order_by_eval<K: Kernel>(&self, k: K, p: u64, o: u64, list: &mut MoveList) {
-        let replies_too = 64 - (p | o).count_ones() >= REPLY_EVAL_EMPTIES;
+    /// ordering key, [`EVAL_ORDER_WEIGHT`] per disc; at nodes of [`REPLY_EVAL_EMPTIES`]
+    /// `empties` or more, the value of the opponent's best reply instead, [`REPLY_EVAL_WEIGHT`]
+    /// per disc (a move the opponent must pass after: its position's evaluation at that
+    /// weight). The table's move and wipe-outs stay first.
+    pub(super) fn order_by_eval<K: Kernel>(
+        &self,
+        k: K,
+        p: u64,
+        o: u64,
+        empties: u32,
+        list: &mut MoveList,
+    ) {
+        let replies_too = empties >= REPLY_EVAL_EMPTIES;
         for m in list.remaining_mut() {
             if m.key > WIPE_OUT_KEY {
                 let (np, no) = m.placement().after(p, o);

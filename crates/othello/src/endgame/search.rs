@@ -162,7 +162,7 @@ impl Shared<'_> {
         }
         let mut list = MoveList::new(k, p, o, moves, tt_move);
         if empties >= EVAL_ORDER_EMPTIES {
-            self.order_by_eval(k, p, o, &mut list);
+            self.order_by_eval(k, p, o, empties, &mut list);
         }
         if !root.is_root() && empties >= ETC_EMPTIES {
             if let Some(v) = self.etc(k, c, p, o, &list, beta) {
