@@ -40,6 +40,11 @@ pub struct TrainArgs {
     /// Random opening moves per game: MIN-MAX.
     #[arg(long, value_name = "MIN-MAX", default_value = "2-20")]
     pub random_plies: String,
+    /// How the opening moves are drawn: 0, uniformly; T > 0 (with --play-depth), each with a
+    /// probability proportional to exp(value / T), its value in discs by a search one ply
+    /// shallower than --play-depth, so that openings vary but stay sound.
+    #[arg(long, value_name = "T", default_value_t = DEFAULTS.opening_temperature)]
+    pub opening_temperature: f32,
     /// The chance of a random move after the opening (with --play-depth, only where positions
     /// are solved: from --exact-empties on).
     #[arg(long, default_value_t = DEFAULTS.noise)]
@@ -126,6 +131,19 @@ impl TrainArgs {
                     self.random_plies
                 ))
             })?;
+        if !(0.0..=64.0).contains(&self.opening_temperature) {
+            return Err(usage(format!(
+                "--opening-temperature {}: expected 0 (uniform) to 64 discs",
+                self.opening_temperature
+            )));
+        }
+        if self.opening_temperature > 0.0 && self.play_depth == 0 {
+            return Err(usage(
+                "--opening-temperature needs --play-depth (its values come from the player's \
+                 search)"
+                    .into(),
+            ));
+        }
         if !(0.0..=1.0).contains(&self.noise) {
             return Err(usage(format!("--noise {}: expected 0 to 1", self.noise)));
         }
@@ -215,6 +233,7 @@ impl TrainArgs {
             seed: self.seed,
             games: self.games,
             random_plies: (low, high),
+            opening_temperature: self.opening_temperature,
             noise: self.noise,
             play_depth: self.play_depth,
             player: Some(player),
@@ -298,6 +317,9 @@ fn settings(o: &TrainOptions) -> serde_json::Value {
     }
     if o.average_depths {
         settings["average_depths"] = json!(true);
+    }
+    if o.opening_temperature > 0.0 {
+        settings["opening_temperature"] = json!(o.opening_temperature);
     }
     if let Some(base) = &o.base {
         settings["base"] = json!(format!("{:016x}", fingerprint(&base.to_bytes())));

@@ -183,6 +183,14 @@ fn bad_weights_files_and_options_are_refused_with_the_reason() {
         ),
         (&["train", "--play-blocks", "0-1"], "needs --play-depth"),
         (&["train", "--l2-toward", "one"], "--l2-toward"),
+        (
+            &["train", "--opening-temperature", "1"],
+            "needs --play-depth",
+        ),
+        (
+            &["train", "--play-depth", "2", "--opening-temperature", "65"],
+            "--opening-temperature",
+        ),
         (&["train", "--base", "pattern"], "needs --refit-from"),
         (&["train", "--refit-from", "36"], "needs --base"),
         (

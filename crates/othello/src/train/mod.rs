@@ -47,8 +47,16 @@ pub struct TrainOptions {
     pub seed: u64,
     /// Self-play games to generate.
     pub games: usize,
-    /// Each game starts with a number of uniformly random moves between these two (inclusive).
+    /// Each game starts with a number of opening moves between these two (inclusive), drawn
+    /// uniformly; how each is chosen is [`TrainOptions::opening_temperature`]'s.
     pub random_plies: (u32, u32),
+    /// How the opening moves are drawn: 0, uniformly among the legal moves; more (second
+    /// generation only), each move with a probability proportional to `exp(value / T)`, its
+    /// value in discs for the side playing it by a search one ply shallower than
+    /// [`TrainOptions::play_depth`] after it. The openings stay varied, but a move that loses
+    /// several discs more than the best is rare, so that the games are not decided by their
+    /// random start.
+    pub opening_temperature: f32,
     /// After the opening, the chance that a move is random instead of the player's choice (in
     /// the second generation only from [`TrainOptions::exact_empties`] on, where every position
     /// is solved, so that no outcome is spoilt).
@@ -109,6 +117,7 @@ impl Default for TrainOptions {
             seed: 1,
             games: 20000,
             random_plies: (2, 20),
+            opening_temperature: 0.0,
             noise: 0.1,
             play_depth: 0,
             player: None,

@@ -156,7 +156,7 @@ impl Searcher {
         let mut board = Board::START;
         let mut black = true;
         let mut ply = 0;
-        // Each sample, whether black is to move, whether the opening was over.
+        // Each sample, whether black is to move, whether it carries the outcome.
         let mut seen: Vec<(Sample, bool, bool)> = Vec::with_capacity(64);
         // The outcome from black's view: the first solved position's score.
         let mut outcome = None;
@@ -174,13 +174,17 @@ impl Searcher {
                 sample.exact = Some(r.score as i8);
                 outcome.get_or_insert(if black { r.score } else { -r.score });
             }
-            seen.push((sample, black, ply >= random_plies));
+            // Sampled openings are sound play: their positions carry the outcome too.
+            let carries_outcome = ply >= random_plies || options.opening_temperature > 0.0;
+            seen.push((sample, black, carries_outcome));
             black = !black;
             if moves == 0 {
                 board = board.pass();
                 continue;
             }
-            let square = if ply < random_plies || (solved.is_some() && rng.chance(options.noise)) {
+            let square = if ply < random_plies && options.opening_temperature > 0.0 {
+                self.sampled(&board, moves, options, &mut rng)
+            } else if ply < random_plies || (solved.is_some() && rng.chance(options.noise)) {
                 nth_square(moves, rng.below(u64::from(moves.count_ones())))
             } else {
                 let best = match solved {
@@ -201,14 +205,58 @@ impl Searcher {
         }
         let outcome = outcome.expect("set at the game's end at the latest");
         seen.into_iter()
-            .map(|(mut sample, black, after_opening)| {
-                if after_opening && sample.exact.is_none() {
+            .map(|(mut sample, black, carries_outcome)| {
+                if carries_outcome && sample.exact.is_none() {
                     sample.outcome_sum = if black { outcome } else { -outcome };
                     sample.outcome_count = 1;
                 }
                 sample
             })
             .collect()
+    }
+}
+
+impl Searcher {
+    /// One of `moves` (not empty) drawn with probability proportional to `exp(v / T)`, `v`
+    /// its value in discs for the side to move of `board` by a search one ply shallower than
+    /// the play (at least one ply) and `T` the opening temperature.
+    fn sampled(
+        &mut self,
+        board: &Board,
+        moves: u64,
+        options: &TrainOptions,
+        rng: &mut XorShift64Star,
+    ) -> Square {
+        let limits = SearchLimits {
+            depth: Some(options.play_depth.saturating_sub(1).max(1)),
+            ..self.limits
+        };
+        let values: Vec<(Square, f64)> = crate::squares(moves)
+            .map(|square| {
+                let child = Position::new(board.play_unchecked(square), Color::Black);
+                let result = self
+                    .engine
+                    .search(&child, &self.eval, &limits)
+                    .expect("a depth limit is given");
+                (square, -super::in_discs(result.score))
+            })
+            .collect();
+        let temperature = f64::from(options.opening_temperature);
+        let best = values.iter().map(|&(_, v)| v).fold(f64::MIN, f64::max);
+        let weights: Vec<f64> = values
+            .iter()
+            .map(|&(_, v)| ((v - best) / temperature).exp())
+            .collect();
+        let mut draw =
+            (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * weights.iter().sum::<f64>();
+        for (&(square, _), &w) in values.iter().zip(&weights) {
+            if draw < w {
+                return square;
+            }
+            draw -= w;
+        }
+        // Rounding can leave the draw just past the last weight.
+        values.last().expect("a move").0
     }
 }
 
@@ -228,4 +276,85 @@ pub fn play_games(
         |searcher, game| searcher.play(game as u32, options),
         progress,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Second-generation settings with a sampled opening of six moves, small enough for a test.
+    fn sampled(temperature: f32) -> TrainOptions {
+        TrainOptions {
+            seed: 11,
+            games: 6,
+            random_plies: (6, 6),
+            opening_temperature: temperature,
+            play_depth: 2,
+            exact_empties: 12,
+            search_depth: 0,
+            outcome_weight: 1.0,
+            threads: 2,
+            ..TrainOptions::default()
+        }
+    }
+
+    /// Each move of `board` with its value for the side to move by a fresh one-ply search.
+    fn values(board: &Board) -> Vec<(Board, f64)> {
+        let mut engine = Engine::new(search_config(8)).unwrap();
+        let eval = Ordered {
+            eval: OthelloEval::Pattern(PatternEval::new(PatternWeights::builtin())),
+            ordering: StaticOrdering::Mobility,
+        };
+        let limits = SearchLimits {
+            depth: Some(1),
+            nodes: None,
+            time: None,
+        };
+        crate::squares(board.moves())
+            .map(|s| {
+                let child = board.play_unchecked(s);
+                let r = engine
+                    .search(&Position::new(child, Color::Black), &eval, &limits)
+                    .unwrap();
+                (child, -super::super::in_discs(r.score))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_cold_opening_plays_the_best_moves_and_a_warm_one_varies_them() {
+        let cold = play_games(&sampled(0.01), 0..6, &|_| {});
+        for game in &cold {
+            for pair in game[..7].windows(2) {
+                let options = values(&pair[0].board());
+                let best = options.iter().map(|o| o.1).fold(f64::MIN, f64::max);
+                let played = options
+                    .iter()
+                    .find(|o| o.0 == pair[1].board())
+                    .expect("the next position is a child");
+                assert_eq!(
+                    played.1, best,
+                    "a cold opening played a move below the best"
+                );
+            }
+            // Sampled openings are sound play: their positions carry the game's outcome.
+            assert!(game[..6].iter().all(|s| s.outcome_count == 1));
+        }
+        let warm = play_games(&sampled(8.0), 0..6, &|_| {});
+        let openings: std::collections::HashSet<_> =
+            warm.iter().map(|g| (g[6].player, g[6].opponent)).collect();
+        assert!(openings.len() > 1, "a warm opening played one line only");
+        assert_eq!(
+            warm,
+            play_games(
+                &TrainOptions {
+                    threads: 1,
+                    ..sampled(8.0)
+                },
+                0..6,
+                &|_| {}
+            ),
+            "the threads changed the games"
+        );
+    }
 }
