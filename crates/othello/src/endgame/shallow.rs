@@ -8,7 +8,7 @@ use prune_search::Counters;
 use super::ordering::X_AND_C_SQUARES;
 use super::{CountCutoff, Kernel};
 use crate::bitboard::{count_last_flip, neighbours, CORNERS, QUADRANTS};
-use crate::stability::stable_discs_inlined as stable_discs;
+use crate::stability::stable_count_at_least;
 use crate::Board;
 
 /// From this many empties up, the leaf search tries the stability cutoff (it runs at every
@@ -320,13 +320,13 @@ pub(super) fn stability_cutoff(c: &mut Counters, p: u64, o: u64, alpha: i32) -> 
     if alpha < 64 - 2 * o.count_ones() as i32 {
         return None;
     }
-    let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
-    if bound <= alpha {
-        c.nodes += 1;
-        c.leaves += 1;
-        return Some(bound);
-    }
-    None
+    // The bound is at most alpha when the opponent has at least (64 - alpha) / 2 stable discs,
+    // rounded up.
+    let min = ((65 - alpha) / 2).max(0) as u32;
+    let stable = stable_count_at_least(o, p, min)?;
+    c.nodes += 1;
+    c.leaves += 1;
+    Some(64 - 2 * stable as i32)
 }
 
 /// The exact score with one empty square `empty` (a single bit) left.
