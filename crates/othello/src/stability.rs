@@ -237,8 +237,8 @@ mod tests {
         assert_eq!(stable_discs(white, black), 1);
     }
 
-    /// The defining property: along random games, a disc found stable keeps its colour to the
-    /// end of the game.
+    /// The count with a minimum is the stable count when it reaches the minimum, else none,
+    /// for every minimum (its shortcut must never hide a count that reaches it).
     #[test]
     fn the_count_at_least_a_minimum_is_the_stable_count_or_none() {
         let mut rng = XorShift64::new(0x5ab1_e0c0_0a7d);
@@ -262,6 +262,8 @@ mod tests {
         }
     }
 
+    /// The defining property: along random games, a disc found stable keeps its colour to the
+    /// end of the game.
     #[test]
     fn stable_discs_are_never_flipped() {
         let mut rng = XorShift64::new(0x2545_f491_4f6c_dd1d);

@@ -40,10 +40,16 @@ pub trait Rng {
         self.next_u64() % n
     }
 
-    /// `true` with probability `p` (from the top 53 bits of the next value).
+    /// A value in `[0, 1)`, from the top 53 bits of the next value.
+    #[inline]
+    fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// `true` with probability `p` (from [`Rng::unit`]).
     #[inline]
     fn chance(&mut self, p: f64) -> bool {
-        ((self.next_u64() >> 11) as f64 / (1u64 << 53) as f64) < p
+        self.unit() < p
     }
 }
 

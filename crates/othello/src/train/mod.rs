@@ -6,7 +6,8 @@
 //!    the trained evaluation ([`TrainOptions::play_depth`] plies) and, from
 //!    [`TrainOptions::exact_empties`] empties on, by the exact solver, which also labels every
 //!    one of those positions. Every distinct position (not the final ones) is a sample; one
-//!    reached after the random opening also carries the game's **outcome**: the exact score of
+//!    reached after the random opening (or inside a sampled one,
+//!    [`TrainOptions::opening_temperature`]) also carries the game's **outcome**: the exact score of
 //!    the game's first solved position, seen from the sample's side to move (averaged over the
 //!    games that reach it).
 //! 2. [`label`]: each sample's target value, in discs. Positions with at most
@@ -55,7 +56,7 @@ pub struct TrainOptions {
     /// value in discs for the side playing it by a search one ply shallower than
     /// [`TrainOptions::play_depth`] after it. The openings stay varied, but a move that loses
     /// several discs more than the best is rare, so that the games are not decided by their
-    /// random start.
+    /// random start; their positions then carry the game's outcome too.
     pub opening_temperature: f32,
     /// After the opening, the chance that a move is random instead of the player's choice (in
     /// the second generation only from [`TrainOptions::exact_empties`] on, where every position

@@ -156,6 +156,8 @@ impl Searcher {
         let mut board = Board::START;
         let mut black = true;
         let mut ply = 0;
+        // Sampled openings are sound play: their positions carry the outcome too.
+        let sampled_opening = options.opening_temperature > 0.0;
         // Each sample, whether black is to move, whether it carries the outcome.
         let mut seen: Vec<(Sample, bool, bool)> = Vec::with_capacity(64);
         // The outcome from black's view: the first solved position's score.
@@ -174,15 +176,13 @@ impl Searcher {
                 sample.exact = Some(r.score as i8);
                 outcome.get_or_insert(if black { r.score } else { -r.score });
             }
-            // Sampled openings are sound play: their positions carry the outcome too.
-            let carries_outcome = ply >= random_plies || options.opening_temperature > 0.0;
-            seen.push((sample, black, carries_outcome));
+            seen.push((sample, black, sampled_opening || ply >= random_plies));
             black = !black;
             if moves == 0 {
                 board = board.pass();
                 continue;
             }
-            let square = if ply < random_plies && options.opening_temperature > 0.0 {
+            let square = if ply < random_plies && sampled_opening {
                 self.sampled(&board, moves, options, &mut rng)
             } else if ply < random_plies || (solved.is_some() && rng.chance(options.noise)) {
                 nth_square(moves, rng.below(u64::from(moves.count_ones())))
@@ -214,9 +214,7 @@ impl Searcher {
             })
             .collect()
     }
-}
 
-impl Searcher {
     /// One of `moves` (not empty) drawn with probability proportional to `exp(v / T)`, `v`
     /// its value in discs for the side to move of `board` by a search one ply shallower than
     /// the play (at least one ply) and `T` the opening temperature.
@@ -247,8 +245,7 @@ impl Searcher {
             .iter()
             .map(|&(_, v)| ((v - best) / temperature).exp())
             .collect();
-        let mut draw =
-            (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * weights.iter().sum::<f64>();
+        let mut draw = rng.unit() * weights.iter().sum::<f64>();
         for (&(square, _), &w) in values.iter().zip(&weights) {
             if draw < w {
                 return square;
