@@ -4,11 +4,11 @@
 //! The values were tuned on FFO positions; what was tried and measured is in
 //! `docs/tuning.md`.
 
-use super::moves::{KeyedMove, MoveList, MAX_MOVES};
+use super::moves::{KeyedMove, MoveList};
 use super::search::Shared;
 use super::Kernel;
 use crate::bitboard::{neighbours, odd_regions, CORNERS};
-use crate::Board;
+use crate::{Board, HandEval, OthelloEval, PatternEval};
 
 /// From this many empties up, the ordering key also counts the evaluation of each move's
 /// position (the solver's evaluation, by default the trained patterns), [`EVAL_ORDER_WEIGHT`]
@@ -73,22 +73,20 @@ impl MoveList {
     ///
     /// The key is computed here in one piece, not in helpers: split up, it cost the compiled
     /// node function instructions (docs/tuning.md).
+    ///
+    /// The list is filled in place (`self`, empty), not returned: returned, its 1 KB were
+    /// copied at every node.
     #[inline(always)]
-    pub(super) fn new<K: Kernel>(
+    pub(super) fn fill<K: Kernel>(
+        &mut self,
         k: K,
         p: u64,
         o: u64,
         mut moves: u64,
         tt_move: Option<u32>,
-    ) -> Self {
-        let mut list = MoveList {
-            moves: [KeyedMove {
-                square: 0,
-                flips: 0,
-                key: 0,
-            }; MAX_MOVES],
-            len: 0,
-        };
+    ) {
+        debug_assert!(self.is_empty());
+        let list = self;
         let empty = !(p | o);
         let risky = squares_beside_empty_corners(empty);
         let odd = if empty.count_ones() < PARITY_EMPTIES {
@@ -128,14 +126,12 @@ impl MoveList {
                         + c
                 }
             };
-            list.moves[list.len] = KeyedMove {
+            list.moves.push(KeyedMove {
                 square: sq,
                 flips,
                 key,
-            };
-            list.len += 1;
+            });
         }
-        list
     }
 }
 
@@ -145,6 +141,10 @@ impl Shared<'_> {
     /// `empties` or more, the value of the opponent's best reply instead, [`REPLY_EVAL_WEIGHT`]
     /// per disc (a move the opponent must pass after: its position's evaluation at that
     /// weight). The table's move and wipe-outs stay first.
+    ///
+    /// With the trained patterns the node's pattern indices are read off the board once and
+    /// moved on by each move's flips ([`PatternState`]), not read again for every position:
+    /// the same values at a fraction of the cost (docs/tuning.md).
     pub(super) fn order_by_eval<K: Kernel>(
         &self,
         k: K,
@@ -153,46 +153,86 @@ impl Shared<'_> {
         empties: u32,
         list: &mut MoveList,
     ) {
-        let replies_too = empties >= REPLY_EVAL_EMPTIES;
-        for m in list.remaining_mut() {
-            if m.key > WIPE_OUT_KEY {
-                let (np, no) = m.placement().after(p, o);
-                // The evaluations are in hundredths of a disc.
-                m.key += if replies_too {
-                    // A move the opponent must pass after keeps its own evaluation, on the
-                    // same scale.
-                    self.best_reply(k, np, no)
-                        .unwrap_or_else(|| self.evaluate(np, no))
-                        * REPLY_EVAL_WEIGHT
-                        / 100
-                } else {
-                    self.evaluate(np, no) * EVAL_ORDER_WEIGHT / 100
-                };
+        match self.eval {
+            OthelloEval::Pattern(e) => order_by_patterns(k, e, p, o, empties, list),
+            OthelloEval::Hand => {
+                let hand =
+                    |p: u64, o: u64| HandEval.evaluate_board(&Board::from_disjoint_bits(p, o));
+                let replies_too = empties >= REPLY_EVAL_EMPTIES;
+                for m in list.remaining_mut() {
+                    if m.key > WIPE_OUT_KEY {
+                        let (np, no) = m.placement().after(p, o);
+                        m.key += if replies_too {
+                            best_reply(k, np, no, |sq, flips| {
+                                -hand(no & !flips, np | flips | 1u64 << sq)
+                            })
+                            .unwrap_or_else(|| hand(np, no))
+                                * REPLY_EVAL_WEIGHT
+                                / 100
+                        } else {
+                            hand(np, no) * EVAL_ORDER_WEIGHT / 100
+                        };
+                    }
+                }
             }
         }
     }
+}
 
-    /// The evaluation of `(p, o)` for the side to move `p`, in hundredths of a disc.
-    #[inline(always)]
-    fn evaluate(&self, p: u64, o: u64) -> i32 {
-        self.eval.evaluate_board(&Board::from_disjoint_bits(p, o))
+/// [`Shared::order_by_eval`] with the pattern evaluation `e`, incrementally.
+#[inline(always)]
+fn order_by_patterns<K: Kernel>(
+    k: K,
+    e: &PatternEval,
+    p: u64,
+    o: u64,
+    empties: u32,
+    list: &mut MoveList,
+) {
+    let replies_too = empties >= REPLY_EVAL_EMPTIES;
+    // Fixed colours: `us` is the side to move here.
+    let root = e.state(p, o);
+    for m in list.remaining_mut() {
+        if m.key > WIPE_OUT_KEY {
+            let child = e.play_state(&root, m.square, m.flips, true);
+            // The evaluations are in hundredths of a disc; the opponent is to move.
+            let own = || e.evaluate_state(&child, empties - 1, false);
+            m.key += if replies_too {
+                let (np, no) = m.placement().after(p, o);
+                // A move the opponent must pass after keeps its own evaluation, on the
+                // same scale.
+                best_reply(k, np, no, |sq, flips| {
+                    let grandchild = e.play_state(&child, sq, flips, false);
+                    -e.evaluate_state(&grandchild, empties - 2, true)
+                })
+                .unwrap_or_else(own)
+                    * REPLY_EVAL_WEIGHT
+                    / 100
+            } else {
+                own() * EVAL_ORDER_WEIGHT / 100
+            };
+        }
     }
+}
 
-    /// The value for the side to move `p` of its best move by the evaluation one ply down
-    /// (`None` when it must pass).
-    #[inline(always)]
-    fn best_reply<K: Kernel>(&self, k: K, p: u64, o: u64) -> Option<i32> {
-        let mut replies = k.moves(p, o);
-        if replies == 0 {
-            return None;
-        }
-        let mut best = i32::MIN;
-        while replies != 0 {
-            let sq = replies.trailing_zeros();
-            replies &= replies - 1;
-            let flips = k.flips(sq, p, o);
-            best = best.max(-self.evaluate(o & !flips, p | flips | 1u64 << sq));
-        }
-        Some(best)
+/// The value for the side to move `p` of its best move one ply down, each move's value given
+/// by `value(square, flips)` (`None` when it must pass).
+#[inline(always)]
+fn best_reply<K: Kernel>(
+    k: K,
+    p: u64,
+    o: u64,
+    mut value: impl FnMut(u32, u64) -> i32,
+) -> Option<i32> {
+    let mut replies = k.moves(p, o);
+    if replies == 0 {
+        return None;
     }
+    let mut best = i32::MIN;
+    while replies != 0 {
+        let sq = replies.trailing_zeros();
+        replies &= replies - 1;
+        best = best.max(value(sq, k.flips(sq, p, o)));
+    }
+    Some(best)
 }

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use prune_search::Counters;
 
-use super::moves::{MoveList, Placement, MAX_MOVES};
+use super::moves::{MoveList, Placement, Stack, MAX_MOVES};
 use super::ordering::EVAL_ORDER_EMPTIES;
 use super::parallel::{Split, ELDERS, SPLIT_EMPTIES};
 use super::shallow::{final_score, parity, stability_cutoff};
@@ -160,7 +160,8 @@ impl Shared<'_> {
             }
             tt_move = e.best;
         }
-        let mut list = MoveList::new(k, p, o, moves, tt_move);
+        let mut list = MoveList::empty();
+        list.fill(k, p, o, moves, tt_move);
         if empties >= EVAL_ORDER_EMPTIES {
             self.order_by_eval(k, p, o, empties, &mut list);
         }
@@ -245,15 +246,16 @@ impl Shared<'_> {
         let moves = list.remaining();
         // Each child's bucket is found once; where the kernel prefetches, every child's entry
         // is loaded at once, not one miss after another.
-        let mut buckets = [0usize; MAX_MOVES];
-        for (bucket, m) in buckets.iter_mut().zip(moves) {
+        let mut buckets = Stack::<usize, MAX_MOVES>::new();
+        for m in moves {
             let (np, no) = m.placement().after(p, o);
-            *bucket = self.tt.bucket_index(np, no);
+            let bucket = self.tt.bucket_index(np, no);
+            buckets.push(bucket);
             if K::PREFETCHES {
-                k.prefetch(self.tt.address(*bucket));
+                k.prefetch(self.tt.address(bucket));
             }
         }
-        for (&bucket, m) in buckets.iter().zip(moves) {
+        for (&bucket, m) in buckets.as_slice().iter().zip(moves) {
             let (np, no) = m.placement().after(p, o);
             c.tt_probes += 1;
             if let Some(e) = self.tt.probe_at(bucket, np, no) {

@@ -86,7 +86,7 @@ pub(super) fn shallow_node<K: Kernel>(
     c: &mut Counters,
     p: u64,
     o: u64,
-    mut alpha: i32,
+    alpha: i32,
     beta: i32,
     empties: u32,
     parity: u32,
@@ -112,7 +112,6 @@ pub(super) fn shallow_node<K: Kernel>(
             return v;
         }
     }
-    let odd = ODD_REGIONS[parity as usize];
     let legal = k.moves(p, o);
     if legal == 0 {
         if k.moves(o, p) == 0 {
@@ -125,6 +124,51 @@ pub(super) fn shallow_node<K: Kernel>(
     }
     c.nodes += 1;
     c.interior += 1;
+    if empties == 4 {
+        // The children's three-empties code inlined here: no call per child.
+        parity_order(
+            c,
+            k,
+            p,
+            o,
+            alpha,
+            beta,
+            legal,
+            parity,
+            |c, np, no, a, b, bit, parity| last_three(k, c, np, no, a, b, empty ^ bit, parity),
+        )
+    } else {
+        parity_order(
+            c,
+            k,
+            p,
+            o,
+            alpha,
+            beta,
+            legal,
+            parity,
+            |c, np, no, a, b, _, parity| k.shallow(c, np, no, a, b, empties - 1, parity),
+        )
+    }
+}
+
+/// The moves `legal` of `(p, o)` searched in parity order (odd regions first, corners first
+/// within a region), each child by `child(c, p, o, alpha, beta, move bit, parity)`
+/// (fail-soft).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn parity_order<K: Kernel>(
+    c: &mut Counters,
+    k: K,
+    p: u64,
+    o: u64,
+    mut alpha: i32,
+    beta: i32,
+    legal: u64,
+    parity: u32,
+    mut child: impl FnMut(&mut Counters, u64, u64, i32, i32, u64, u32) -> i32,
+) -> i32 {
+    let odd = ODD_REGIONS[parity as usize];
     let mut best = -65;
     let mut i = 0;
     for region in [odd, !odd] {
@@ -136,13 +180,13 @@ pub(super) fn shallow_node<K: Kernel>(
                 let bit = 1u64 << sq;
                 let flips = k.flips(sq, p, o);
                 let (np, no) = (o & !flips, p | flips | bit);
-                let v = -k.shallow(
+                let v = -child(
                     c,
                     np,
                     no,
                     -beta,
                     -alpha,
-                    empties - 1,
+                    bit,
                     parity ^ QUADRANT[sq as usize],
                 );
                 if v > best {

@@ -106,14 +106,19 @@ impl PatternState {
 impl PatternEval {
     /// The state of the position where `us` (the side to move) owns `us` and the other side
     /// owns `them`.
+    #[inline]
     pub fn state(&self, us: u64, them: u64) -> PatternState {
         let mut state = PatternState { lanes: [0; LANES] };
-        for (s, v) in BY_SQUARE.iter().enumerate() {
-            if us >> s & 1 != 0 {
-                state.add(v, 1);
-            } else if them >> s & 1 != 0 {
-                state.add(v, 2);
-            }
+        // Only the occupied squares, without a branch per square.
+        let mut todo = us;
+        while todo != 0 {
+            state.add(&BY_SQUARE[todo.trailing_zeros() as usize], 1);
+            todo &= todo - 1;
+        }
+        let mut todo = them & !us;
+        while todo != 0 {
+            state.add(&BY_SQUARE[todo.trailing_zeros() as usize], 2);
+            todo &= todo - 1;
         }
         state
     }
