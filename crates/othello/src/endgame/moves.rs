@@ -52,9 +52,9 @@ impl KeyedMove {
 }
 
 /// Up to `N` values of a `Copy` type on the stack, without writing the unused places: a
-/// node's move list and the enhanced transposition cutoff's buckets would otherwise clear
-/// their 62 places at every ordered node (the list's 1,000 bytes alone were a `memset` that
-/// took 2% of the solver's instructions, docs/tuning.md).
+/// node's move list (at every ordered node) and the enhanced transposition cutoff's buckets
+/// (from 11 empties) would otherwise clear their 62 places (the list's 1,000 bytes alone were
+/// a `memset` that took 2% of the solver's instructions, docs/tuning.md).
 // The count first, in C layout: laid out after the places, its zero and the unwritten places
 // were merged by the compiler into one `memset` of the whole stack.
 #[repr(C)]

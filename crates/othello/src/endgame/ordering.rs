@@ -143,7 +143,7 @@ impl Shared<'_> {
     /// weight). The table's move and wipe-outs stay first.
     ///
     /// With the trained patterns the node's pattern indices are read off the board once and
-    /// moved on by each move's flips ([`PatternState`]), not read again for every position:
+    /// moved on by each move's flips (`PatternState`), not read again for every position:
     /// the same values at a fraction of the cost (docs/tuning.md).
     pub(super) fn order_by_eval<K: Kernel>(
         &self,
@@ -191,10 +191,10 @@ fn order_by_patterns<K: Kernel>(
 ) {
     let replies_too = empties >= REPLY_EVAL_EMPTIES;
     // Fixed colours: `us` is the side to move here.
-    let root = e.state(p, o);
+    let node = e.state(p, o);
     for m in list.remaining_mut() {
         if m.key > WIPE_OUT_KEY {
-            let child = e.play_state(&root, m.square, m.flips, true);
+            let child = e.play_state(&node, m.square, m.flips, true);
             // The evaluations are in hundredths of a disc; the opponent is to move.
             let own = || e.evaluate_state(&child, empties - 1, false);
             m.key += if replies_too {

@@ -16,7 +16,10 @@
 //!
 //! Indices are computed from scratch for each evaluation, fast: the eight symmetric images of
 //! the board are made with a few shifts each, and every instance is then one to three row bytes
-//! (or one diagonal gathered by a multiplication) turned into base 3 by a 256-entry table.
+//! (or one diagonal gathered by a multiplication) turned into base 3 by a 256-entry table
+//! ([`indices`]). Where the CPU has BMI2, [`PatternEval::evaluate_bits`] instead gathers each
+//! instance's squares with `pext` from the four images without transposition and reads them
+//! through a 1,024-entry table (same values, fewer instructions).
 //!
 //! The weights come from `prune train` (module [`crate::train`]) and live in a small versioned
 //! file with a checksum ([`PatternWeights::from_bytes`], [`PatternWeights::to_bytes`]); one
@@ -274,6 +277,7 @@ fn table_sum_portable(table: &[i16], p: u64, o: u64) -> i32 {
         .fold(0, |sum, &i| sum + i32::from(table[i as usize]))
 }
 
+#[cfg(target_arch = "x86_64")]
 /// How [`table_sum`] reads an instance with bit gathers.
 #[derive(Clone, Copy)]
 struct Gather {
@@ -290,11 +294,13 @@ struct Gather {
     offset: u32,
 }
 
+#[cfg(target_arch = "x86_64")]
 /// Where family square `k` of a transposed view lies on the board before the transposition.
 const fn untransposed(square: u8) -> u8 {
     (square % 8) * 8 + square / 8
 }
 
+#[cfg(target_arch = "x86_64")]
 /// The digit of each gathered bit (in increasing square order) of `family`'s squares, read
 /// through the transposition (`transposed`) or not.
 const fn gathered_digits(family: &Family, transposed: bool) -> [u8; 10] {
@@ -327,6 +333,7 @@ const fn gathered_digits(family: &Family, transposed: bool) -> [u8; 10] {
     digits
 }
 
+#[cfg(target_arch = "x86_64")]
 /// Whether `digits` (of `n` squares) is the identity.
 const fn in_order(digits: &[u8; 10], n: usize) -> bool {
     let mut j = 0;
@@ -339,6 +346,7 @@ const fn in_order(digits: &[u8; 10], n: usize) -> bool {
     true
 }
 
+#[cfg(target_arch = "x86_64")]
 /// Each instance's gather, in the order of [`indices`].
 const INSTANCE_GATHER: [Gather; INSTANCES] = {
     let mut out = [Gather {
@@ -385,6 +393,7 @@ const INSTANCE_GATHER: [Gather; INSTANCES] = {
     out
 };
 
+#[cfg(target_arch = "x86_64")]
 /// `GATHER_TERNARY[t][b]`: gathered bits `b` read as base-3 digits 0/1, bit `j` worth 3 to
 /// its digit: in order for `t` = 0, else in the order of family `t - 1`'s transposed views.
 static GATHER_TERNARY: [[u16; 1024]; 1 + FAMILIES.len()] = {
@@ -406,7 +415,6 @@ static GATHER_TERNARY: [[u16; 1024]; 1 + FAMILIES.len()] = {
                 }
                 j += 1;
             }
-            // Bits beyond a family's squares never occur; their sums may not fit.
             t[table][b] = v as u16;
             b += 1;
         }
