@@ -295,9 +295,14 @@ struct Gather {
 }
 
 #[cfg(target_arch = "x86_64")]
-/// Where family square `k` of a transposed view lies on the board before the transposition.
-const fn untransposed(square: u8) -> u8 {
-    (square % 8) * 8 + square / 8
+/// Where a family's `square` lies on the board the gather reads: the same square, or, in a
+/// transposed view (`transposed`), its place before the transposition.
+const fn gathered_square(square: u8, transposed: bool) -> u8 {
+    if transposed {
+        (square % 8) * 8 + square / 8
+    } else {
+        square
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -309,20 +314,11 @@ const fn gathered_digits(family: &Family, transposed: bool) -> [u8; 10] {
     // The j-th gathered bit is the square with j squares below it.
     let mut k = 0;
     while k < n {
-        let sq = if transposed {
-            untransposed(family.squares[k])
-        } else {
-            family.squares[k]
-        };
+        let sq = gathered_square(family.squares[k], transposed);
         let mut below = 0;
         let mut l = 0;
         while l < n {
-            let other = if transposed {
-                untransposed(family.squares[l])
-            } else {
-                family.squares[l]
-            };
-            if other < sq {
+            if gathered_square(family.squares[l], transposed) < sq {
                 below += 1;
             }
             l += 1;
@@ -366,12 +362,7 @@ const INSTANCE_GATHER: [Gather; INSTANCES] = {
             let mut mask = 0u64;
             let mut k = 0;
             while k < family.squares.len() {
-                let sq = if transposed {
-                    untransposed(family.squares[k])
-                } else {
-                    family.squares[k]
-                };
-                mask |= 1 << sq;
+                mask |= 1 << gathered_square(family.squares[k], transposed);
                 k += 1;
             }
             let digits = gathered_digits(family, transposed);
