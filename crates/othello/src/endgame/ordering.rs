@@ -264,3 +264,92 @@ fn best_reply<K: Kernel>(
     }
     Some(best)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::isa::Portable;
+    use super::*;
+    use crate::bitboard::{flips_at, legal_moves};
+    use prune_search::rng::{Rng, XorShift64};
+
+    /// The reference for the evaluation part of the key, from scratch board by board: the
+    /// value for the side to move `p` of a `plies`-ply search of the evaluation, where a side
+    /// that must pass keeps its position's own evaluation.
+    fn lookahead(e: &PatternEval, p: u64, o: u64, plies: u32) -> i32 {
+        let mut moves = legal_moves(p, o);
+        if plies == 0 || moves == 0 {
+            return e.evaluate_bits(p, o);
+        }
+        let mut best = i32::MIN;
+        while moves != 0 {
+            let sq = moves.trailing_zeros();
+            moves &= moves - 1;
+            let flips = flips_at(sq, p, o);
+            best = best.max(-lookahead(e, o & !flips, p | flips | 1u64 << sq, plies - 1));
+        }
+        best
+    }
+
+    /// Each key is the fastest-first key plus the evaluation looked ahead as far as the node's
+    /// empties say (the move's position, the best reply, the best reply by our best answer),
+    /// though the keys are computed incrementally from the node's `PatternState`.
+    #[test]
+    fn keys_match_a_lookahead_from_scratch() {
+        let e = PatternEval::builtin();
+        let mut rng = XorShift64::new(0x0de9_7e91_c0de);
+        let mut checked = [0u32; 3];
+        for _ in 0..60 {
+            // A random game from the start, stopped at 16 to 26 empties.
+            let (mut p, mut o) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
+            let stop = 16 + (rng.next_u64() % 11) as u32;
+            while 64 - (p | o).count_ones() > stop {
+                let moves = legal_moves(p, o);
+                if moves == 0 {
+                    (p, o) = (o, p);
+                    if legal_moves(p, o) == 0 {
+                        break;
+                    }
+                    continue;
+                }
+                let n = (rng.next_u64() % u64::from(moves.count_ones())) as u32;
+                let mut todo = moves;
+                for _ in 0..n {
+                    todo &= todo - 1;
+                }
+                let sq = todo.trailing_zeros();
+                let flips = flips_at(sq, p, o);
+                (p, o) = (o & !flips, p | flips | 1u64 << sq);
+            }
+            let moves = legal_moves(p, o);
+            let empties = 64 - (p | o).count_ones();
+            if moves == 0 || empties < EVAL_ORDER_EMPTIES {
+                continue;
+            }
+            let mut list = MoveList::empty();
+            list.fill(Portable, p, o, moves, None);
+            let base: Vec<i32> = list.remaining().iter().map(|m| m.key).collect();
+            order_by_patterns(Portable, &e, p, o, empties, &mut list);
+            let (plies, weight) = if empties >= DEEP_REPLY_EMPTIES {
+                (2, REPLY_EVAL_WEIGHT)
+            } else if empties >= REPLY_EVAL_EMPTIES {
+                (1, REPLY_EVAL_WEIGHT)
+            } else {
+                (0, EVAL_ORDER_WEIGHT)
+            };
+            checked[plies as usize] += 1;
+            for (m, key) in list.remaining().iter().zip(base) {
+                let expected = if key > WIPE_OUT_KEY {
+                    let (np, no) = m.placement().after(p, o);
+                    key + lookahead(&e, np, no, plies) * weight / 100
+                } else {
+                    key
+                };
+                assert_eq!(m.key, expected, "square {} of {p:#x} {o:#x}", m.square);
+            }
+        }
+        assert!(
+            checked.iter().all(|&n| n > 0),
+            "every kind of key checked: {checked:?}"
+        );
+    }
+}
