@@ -29,8 +29,7 @@ const REPLY_EVAL_WEIGHT: i32 = 6;
 
 /// From this many empties up, each reply in the ordering key is valued one ply deeper still:
 /// by our best answer to it by the evaluation, three plies below the node (a reply we must
-/// pass after keeps its own evaluation). Such nodes are few and near the root, where a cutoff
-/// found one move earlier saves the most: from 22 empties it cut FFO #40-#52's nodes by 6%
+/// pass after keeps its own evaluation). From 22 empties it cut FFO #40-#52's nodes by 6%
 /// and their time by 2% over three rounds; from 24 it saved fewer nodes, from 20 and 21 more
 /// at more evaluations (docs/tuning.md).
 const DEEP_REPLY_EMPTIES: u32 = 22;
@@ -167,33 +166,46 @@ impl Shared<'_> {
             OthelloEval::Hand => {
                 let hand =
                     |p: u64, o: u64| HandEval.evaluate_board(&Board::from_disjoint_bits(p, o));
-                let replies_too = empties >= REPLY_EVAL_EMPTIES;
+                let (plies, weight) = key_lookahead(empties);
                 for m in list.remaining_mut() {
                     if m.key > WIPE_OUT_KEY {
                         let (np, no) = m.placement().after(p, o);
-                        m.key += if replies_too {
-                            best_reply(k, np, no, |sq, flips| {
-                                let (gp, go) = (no & !flips, np | flips | 1u64 << sq);
-                                if empties >= DEEP_REPLY_EMPTIES {
-                                    -best_reply(k, gp, go, |sq2, flips2| {
-                                        -hand(go & !flips2, gp | flips2 | 1u64 << sq2)
-                                    })
-                                    .unwrap_or_else(|| hand(gp, go))
-                                } else {
-                                    -hand(gp, go)
-                                }
-                            })
-                            .unwrap_or_else(|| hand(np, no))
-                                * REPLY_EVAL_WEIGHT
-                                / 100
-                        } else {
-                            hand(np, no) * EVAL_ORDER_WEIGHT / 100
-                        };
+                        m.key += lookahead(k, &hand, np, no, plies) * weight / 100;
                     }
                 }
             }
         }
     }
+}
+
+/// How many plies below each move the ordering key looks at a node of `empties` empties (0:
+/// the move's position; 1: the opponent's best reply; 2: that reply valued by our best answer)
+/// and the key units per disc of the value found.
+#[inline(always)]
+fn key_lookahead(empties: u32) -> (u32, i32) {
+    if empties >= DEEP_REPLY_EMPTIES {
+        (2, REPLY_EVAL_WEIGHT)
+    } else if empties >= REPLY_EVAL_EMPTIES {
+        (1, REPLY_EVAL_WEIGHT)
+    } else {
+        (0, EVAL_ORDER_WEIGHT)
+    }
+}
+
+/// The value for the side to move `p` of a `plies`-ply search of `eval` (hundredths of a disc),
+/// where a side that must pass keeps its own position's evaluation: the evaluation part of the
+/// ordering key computed board by board (the hand-made evaluation's key, and the reference the
+/// incremental pattern key is tested against).
+fn lookahead<K: Kernel>(k: K, eval: &impl Fn(u64, u64) -> i32, p: u64, o: u64, plies: u32) -> i32 {
+    if plies > 0 {
+        let best = best_reply(k, p, o, |sq, flips| {
+            -lookahead(k, eval, o & !flips, p | flips | 1u64 << sq, plies - 1)
+        });
+        if let Some(v) = best {
+            return v;
+        }
+    }
+    eval(p, o)
 }
 
 /// [`Shared::order_by_eval`] with the pattern evaluation `e`, incrementally.
@@ -206,7 +218,9 @@ fn order_by_patterns<K: Kernel>(
     empties: u32,
     list: &mut MoveList,
 ) {
-    let replies_too = empties >= REPLY_EVAL_EMPTIES;
+    // The same values as `lookahead` from scratch, written out for the two depths: each
+    // position's state is moved on from its parent's, not read off the board again.
+    let (plies, weight) = key_lookahead(empties);
     // Fixed colours: `us` is the side to move here.
     let node = e.state(p, o);
     for m in list.remaining_mut() {
@@ -214,31 +228,28 @@ fn order_by_patterns<K: Kernel>(
             let child = e.play_state(&node, m.square, m.flips, true);
             // The evaluations are in hundredths of a disc; the opponent is to move.
             let own = || e.evaluate_state(&child, empties - 1, false);
-            m.key += if replies_too {
+            let value = if plies == 0 {
+                own()
+            } else {
                 let (np, no) = m.placement().after(p, o);
-                // A move the opponent must pass after keeps its own evaluation, on the
-                // same scale.
                 best_reply(k, np, no, |sq, flips| {
                     let grandchild = e.play_state(&child, sq, flips, false);
                     // Our side to move at the grandchild.
                     let ours = || e.evaluate_state(&grandchild, empties - 2, true);
-                    if empties >= DEEP_REPLY_EMPTIES {
-                        let (gp, go) = (no & !flips, np | flips | 1u64 << sq);
-                        -best_reply(k, gp, go, |sq2, flips2| {
-                            let next = e.play_state(&grandchild, sq2, flips2, true);
-                            -e.evaluate_state(&next, empties - 3, false)
-                        })
-                        .unwrap_or_else(ours)
-                    } else {
-                        -ours()
+                    if plies == 1 {
+                        return -ours();
                     }
+                    let (gp, go) = (no & !flips, np | flips | 1u64 << sq);
+                    -best_reply(k, gp, go, |sq2, flips2| {
+                        let next = e.play_state(&grandchild, sq2, flips2, true);
+                        -e.evaluate_state(&next, empties - 3, false)
+                    })
+                    .unwrap_or_else(ours)
                 })
+                // A move the opponent must pass after keeps its own evaluation.
                 .unwrap_or_else(own)
-                    * REPLY_EVAL_WEIGHT
-                    / 100
-            } else {
-                own() * EVAL_ORDER_WEIGHT / 100
             };
+            m.key += value * weight / 100;
         }
     }
 }
@@ -272,30 +283,13 @@ mod tests {
     use crate::bitboard::{flips_at, legal_moves};
     use prune_search::rng::{Rng, XorShift64};
 
-    /// The reference for the evaluation part of the key, from scratch board by board: the
-    /// value for the side to move `p` of a `plies`-ply search of the evaluation, where a side
-    /// that must pass keeps its position's own evaluation.
-    fn lookahead(e: &PatternEval, p: u64, o: u64, plies: u32) -> i32 {
-        let mut moves = legal_moves(p, o);
-        if plies == 0 || moves == 0 {
-            return e.evaluate_bits(p, o);
-        }
-        let mut best = i32::MIN;
-        while moves != 0 {
-            let sq = moves.trailing_zeros();
-            moves &= moves - 1;
-            let flips = flips_at(sq, p, o);
-            best = best.max(-lookahead(e, o & !flips, p | flips | 1u64 << sq, plies - 1));
-        }
-        best
-    }
-
     /// Each key is the fastest-first key plus the evaluation looked ahead as far as the node's
     /// empties say (the move's position, the best reply, the best reply by our best answer),
     /// though the keys are computed incrementally from the node's `PatternState`.
     #[test]
     fn keys_match_a_lookahead_from_scratch() {
         let e = PatternEval::builtin();
+        let from_scratch = |p: u64, o: u64| e.evaluate_bits(p, o);
         let mut rng = XorShift64::new(0x0de9_7e91_c0de);
         let mut checked = [0u32; 3];
         for _ in 0..60 {
@@ -329,18 +323,12 @@ mod tests {
             list.fill(Portable, p, o, moves, None);
             let base: Vec<i32> = list.remaining().iter().map(|m| m.key).collect();
             order_by_patterns(Portable, &e, p, o, empties, &mut list);
-            let (plies, weight) = if empties >= DEEP_REPLY_EMPTIES {
-                (2, REPLY_EVAL_WEIGHT)
-            } else if empties >= REPLY_EVAL_EMPTIES {
-                (1, REPLY_EVAL_WEIGHT)
-            } else {
-                (0, EVAL_ORDER_WEIGHT)
-            };
+            let (plies, weight) = key_lookahead(empties);
             checked[plies as usize] += 1;
             for (m, key) in list.remaining().iter().zip(base) {
                 let expected = if key > WIPE_OUT_KEY {
                     let (np, no) = m.placement().after(p, o);
-                    key + lookahead(&e, np, no, plies) * weight / 100
+                    key + lookahead(Portable, &from_scratch, np, no, plies) * weight / 100
                 } else {
                     key
                 };
