@@ -1,7 +1,8 @@
-//! Parallel solves (YBWC, PV splitting, Lazy SMP, any thread count) give the sequential
+//! Parallel solves (YBWC, PV splitting, Lazy SMP, any thread count, both split rules) give the sequential
 //! solver's exact score and a move that reaches it; many short parallel solves in a loop never
 //! crash or go wrong.
 
+use prune_othello::endgame::EAGER_THREADS;
 use prune_othello::{builtin_suite, Position, SolveOptions, SolveWindow, Solver, SolverKind};
 use prune_search::{Game, Named, Parallel, ParallelKind};
 
@@ -47,7 +48,8 @@ fn every_scheme_and_thread_count_finds_the_sequential_score() {
         let p = random_endgame(seed, 16 + (seed % 3) as u32);
         let score = sequential.solve(&p).score;
         for &kind in ParallelKind::ALL {
-            for threads in [2, 3, 5] {
+            // From EAGER_THREADS on, nodes split by the eager rule.
+            for threads in [2, 3, 5, EAGER_THREADS] {
                 let parallel = Parallel::new(threads, kind).unwrap();
                 check(&p, score, parallel, SolverKind::Fast, &mut sequential);
             }

@@ -12,24 +12,67 @@ use super::search::{stopped, Abort, Root, Shared};
 use super::{Kernel, SolverError, NEAR_TABLE_BYTES};
 use crate::table::EndgameTable;
 
-/// Nodes with at least this many empties may be split between threads (YBWC, PV splitting):
-/// below it a subtree is too small to be worth handing out.
+/// With fewer than [`EAGER_THREADS`] threads, nodes with at least this many empties may be
+/// split between threads (YBWC, PV splitting): below it a subtree is too small to be worth
+/// handing out.
 pub const SPLIT_EMPTIES: u32 = 12;
 
-/// A node splits only after this many of its moves were searched one by one. A null-window
-/// node whose first moves did not cut off is most likely one where none will (every move must
-/// be searched), and there sharing out the rest costs nothing; at a PV node the first moves
-/// set the window the rest are searched with. With 1 (textbook YBWC) the nodes where the
-/// second or third move cuts off waste the work given to other threads, and at PV nodes
-/// several brothers may each fail high and be re-searched (measured: docs/tuning.md).
+/// With fewer than [`EAGER_THREADS`] threads, a node splits only after this many of its moves
+/// were searched one by one. A null-window node whose first moves did not cut off is most
+/// likely one where none will (every move must be searched), and there sharing out the rest
+/// costs nothing; at a PV node the first moves set the window the rest are searched with.
+/// With 1 (textbook YBWC) the nodes where the second or third move cuts off waste the work
+/// given to other threads, and at PV nodes several brothers may each fail high and be
+/// re-searched (measured at two threads: docs/tuning.md).
 pub(super) const ELDERS: usize = 3;
+
+/// From this many threads up, splitting is eager: a node splits after its first move
+/// (`EAGER_ELDERS`), from [`EAGER_SPLIT_EMPTIES`] empties. With many threads most of them would otherwise wait
+/// for work: the wasted work of a split that a later brother's cutoff ends costs less than
+/// the idle threads (measured on a 16-core machine: at 8 and 16 threads the cautious rule
+/// of [`SPLIT_EMPTIES`] was slower, docs/tuning.md).
+pub const EAGER_THREADS: usize = 8;
+
+/// How many moves a node searches one by one before it splits, from [`EAGER_THREADS`].
+pub(super) const EAGER_ELDERS: usize = 1;
+
+/// The fewest empties of a node that splits, from [`EAGER_THREADS`]: the subtrees handed out
+/// are larger, as eager splitting makes many more split points.
+pub const EAGER_SPLIT_EMPTIES: u32 = 16;
+
+/// When a node may hand out its moves: after `elders` of them were searched one by one, and
+/// only with `min_empties` empties or more.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct SplitRule {
+    /// Moves searched one by one first.
+    pub(super) elders: usize,
+    /// The fewest empties of a node that splits.
+    pub(super) min_empties: u32,
+}
+
+impl SplitRule {
+    /// The rule for a pool of `threads` threads.
+    pub(super) fn for_threads(threads: usize) -> Self {
+        if threads >= EAGER_THREADS {
+            SplitRule {
+                elders: EAGER_ELDERS,
+                min_empties: EAGER_SPLIT_EMPTIES,
+            }
+        } else {
+            SplitRule {
+                elders: ELDERS,
+                min_empties: SPLIT_EMPTIES,
+            }
+        }
+    }
+}
 
 /// How a solve uses its threads (derived from [`Parallel`] once, when the solver is built).
 pub(super) enum Threads {
     /// One thread.
     Sequential,
-    /// YBWC or PV splitting on a pool built once and reused by every solve.
-    Split(rayon::ThreadPool, Split),
+    /// YBWC or PV splitting on a pool built once and reused by every solve, with its rule.
+    Split(rayon::ThreadPool, Split, SplitRule),
     /// Lazy SMP with this many threads (scoped threads started per solve).
     LazySmp(usize),
 }
@@ -54,16 +97,16 @@ impl Threads {
                         threads: n,
                         reason: e.to_string(),
                     })?;
-                Threads::Split(pool, split)
+                Threads::Split(pool, split, SplitRule::for_threads(n))
             }
         })
     }
 
-    /// Which nodes may split.
-    pub(super) fn split(&self) -> Split {
+    /// Which nodes may split, and when.
+    pub(super) fn split(&self) -> (Split, SplitRule) {
         match self {
-            Threads::Split(_, split) => *split,
-            Threads::Sequential | Threads::LazySmp(_) => Split::Never,
+            Threads::Split(_, split, rule) => (*split, *rule),
+            Threads::Sequential | Threads::LazySmp(_) => (Split::Never, SplitRule::for_threads(1)),
         }
     }
 }

@@ -8,7 +8,7 @@ use prune_search::Counters;
 
 use super::moves::{MoveList, Placement, Stack, MAX_MOVES};
 use super::ordering::EVAL_ORDER_EMPTIES;
-use super::parallel::{Split, ELDERS, SPLIT_EMPTIES};
+use super::parallel::{Split, SplitRule};
 use super::shallow::{final_score, parity, stability_cutoff};
 use super::{CountCutoff, Kernel, ORDERED_EMPTIES};
 use crate::table::EndgameTable;
@@ -59,6 +59,8 @@ pub(crate) struct Shared<'a> {
     pub(super) near: &'a EndgameTable,
     /// Which nodes may split: none (sequential, Lazy SMP), PV nodes, or any.
     pub(super) split: Split,
+    /// When a node may split (by the number of threads).
+    pub(super) rule: SplitRule,
     /// 0 for the exact search; otherwise a move-ordering pass: nodes with this many empties
     /// or fewer are evaluated, not searched, and the table gets best moves but no bounds.
     pub(super) horizon: u32,
@@ -180,9 +182,9 @@ impl Shared<'_> {
             Split::Never => false,
             Split::PvNodes => pv_node,
             Split::AnyNode => true,
-        } && empties >= SPLIT_EMPTIES;
+        } && empties >= self.rule.min_empties;
         while let Some(m) = list.next_best() {
-            if i >= ELDERS && may_split && !list.is_empty() {
+            if i >= self.rule.elders && may_split && !list.is_empty() {
                 let found = self.split(k, c, abort, (p, o), m, &mut list, a, beta, pv_node);
                 if stopped(abort) {
                     return 0;
