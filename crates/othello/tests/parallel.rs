@@ -1,6 +1,6 @@
-//! Parallel solves (YBWC, PV splitting, Lazy SMP, any thread count, both split rules) give the sequential
-//! solver's exact score and a move that reaches it; many short parallel solves in a loop never
-//! crash or go wrong.
+//! Parallel solves (YBWC, PV splitting, Lazy SMP, any thread count, both split rules) give
+//! the sequential solver's exact score and a move that reaches it; many short parallel solves
+//! in a loop never crash or go wrong.
 
 use prune_othello::endgame::EAGER_THREADS;
 use prune_othello::{builtin_suite, Position, SolveOptions, SolveWindow, Solver, SolverKind};

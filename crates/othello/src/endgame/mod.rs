@@ -260,7 +260,7 @@ impl EndgameSolver {
         };
         let (p, o) = (board.player(), board.opponent());
         let (alpha, beta) = (alpha.clamp(-65, 64), beta.clamp(-64, 65));
-        let (split, rule) = self.threads.split();
+        let split = self.threads.split();
         let mut counters = Counters::default();
         let mut best_move = None;
         let outside = &outside;
@@ -276,7 +276,6 @@ impl EndgameSolver {
                 tt: &self.tt,
                 near: &self.near,
                 split,
-                rule,
                 horizon,
                 eval: &self.eval,
             };
@@ -307,7 +306,7 @@ impl EndgameSolver {
                 };
                 let score = match &self.threads {
                     Threads::Sequential => root(&mut counters),
-                    Threads::Split(pool, ..) => pool.install(|| root(&mut counters)),
+                    Threads::Split(pool, _) => pool.install(|| root(&mut counters)),
                     Threads::LazySmp(n) => {
                         shared.lazy_smp(k, &mut counters, *n, (p, o), (lo, hi), outside, root)
                     }

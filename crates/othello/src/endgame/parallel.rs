@@ -27,10 +27,10 @@ pub const SPLIT_EMPTIES: u32 = 12;
 pub(super) const ELDERS: usize = 3;
 
 /// From this many threads up, splitting is eager: a node splits after its first move
-/// (`EAGER_ELDERS`), from [`EAGER_SPLIT_EMPTIES`] empties. With many threads most of them would otherwise wait
-/// for work: the wasted work of a split that a later brother's cutoff ends costs less than
-/// the idle threads (measured on a 16-core machine: at 8 and 16 threads the cautious rule
-/// of [`SPLIT_EMPTIES`] was slower, docs/tuning.md).
+/// (`EAGER_ELDERS`), from [`EAGER_SPLIT_EMPTIES`] empties. With many threads most of them
+/// would otherwise wait for work: the wasted work of a split that a later brother's cutoff
+/// ends costs less than the idle threads (measured on a 16-core machine: at 8 and 16 threads
+/// the cautious rule of [`SPLIT_EMPTIES`] was slower, docs/tuning.md).
 pub const EAGER_THREADS: usize = 8;
 
 /// How many moves a node searches one by one before it splits, from [`EAGER_THREADS`].
@@ -71,8 +71,8 @@ impl SplitRule {
 pub(super) enum Threads {
     /// One thread.
     Sequential,
-    /// YBWC or PV splitting on a pool built once and reused by every solve, with its rule.
-    Split(rayon::ThreadPool, Split, SplitRule),
+    /// YBWC or PV splitting on a pool built once and reused by every solve.
+    Split(rayon::ThreadPool, Split),
     /// Lazy SMP with this many threads (scoped threads started per solve).
     LazySmp(usize),
 }
@@ -80,9 +80,10 @@ pub(super) enum Threads {
 impl Threads {
     /// The threads of `parallel`; fails if the system cannot start them.
     pub(super) fn new(parallel: Parallel) -> Result<Self, SolverError> {
+        let rule = SplitRule::for_threads(parallel.threads);
         let split = match parallel.kind {
-            ParallelKind::Ybwc => Split::AnyNode,
-            ParallelKind::PvSplit => Split::PvNodes,
+            ParallelKind::Ybwc => Split::AnyNode(rule),
+            ParallelKind::PvSplit => Split::PvNodes(rule),
             ParallelKind::LazySmp => Split::Never,
         };
         Ok(match (parallel.threads, split) {
@@ -97,16 +98,16 @@ impl Threads {
                         threads: n,
                         reason: e.to_string(),
                     })?;
-                Threads::Split(pool, split, SplitRule::for_threads(n))
+                Threads::Split(pool, split)
             }
         })
     }
 
     /// Which nodes may split, and when.
-    pub(super) fn split(&self) -> (Split, SplitRule) {
+    pub(super) fn split(&self) -> Split {
         match self {
-            Threads::Split(_, split, rule) => (*split, *rule),
-            Threads::Sequential | Threads::LazySmp(_) => (Split::Never, SplitRule::for_threads(1)),
+            Threads::Split(_, split) => *split,
+            Threads::Sequential | Threads::LazySmp(_) => Split::Never,
         }
     }
 }
@@ -117,15 +118,33 @@ thread_local! {
         .expect("a near-leaf table of 64 KiB");
 }
 
-/// Which nodes may hand out their moves to other threads.
+/// Which nodes may hand out their moves to other threads, and when.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Split {
     /// None (one thread, Lazy SMP).
     Never,
     /// Nodes on the principal variation (PV splitting).
-    PvNodes,
+    PvNodes(SplitRule),
     /// Any node (YBWC).
-    AnyNode,
+    AnyNode(SplitRule),
+}
+
+impl Split {
+    /// How many moves a node of `empties` empties searches one by one before it hands out the
+    /// rest: `usize::MAX` where it may not split.
+    #[inline(always)]
+    pub(super) fn elders(self, pv_node: bool, empties: u32) -> usize {
+        let rule = match self {
+            Split::AnyNode(rule) => rule,
+            Split::PvNodes(rule) if pv_node => rule,
+            _ => return usize::MAX,
+        };
+        if empties >= rule.min_empties {
+            rule.elders
+        } else {
+            usize::MAX
+        }
+    }
 }
 
 /// A brother's value with its square and its index among the brothers (1 = the first after
@@ -274,5 +293,27 @@ impl Shared<'_> {
             }
         }
         best.map(|b| b.brother)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rule by the number of threads, and which nodes it lets split after how many moves.
+    #[test]
+    fn which_nodes_split_after_how_many_moves() {
+        assert_eq!(
+            SplitRule::for_threads(EAGER_THREADS - 1),
+            SplitRule::for_threads(2)
+        );
+        let few = Split::AnyNode(SplitRule::for_threads(2));
+        assert_eq!(few.elders(false, SPLIT_EMPTIES), ELDERS);
+        assert_eq!(few.elders(true, SPLIT_EMPTIES - 1), usize::MAX);
+        let many = Split::PvNodes(SplitRule::for_threads(EAGER_THREADS));
+        assert_eq!(many.elders(true, EAGER_SPLIT_EMPTIES), EAGER_ELDERS);
+        assert_eq!(many.elders(true, EAGER_SPLIT_EMPTIES - 1), usize::MAX);
+        assert_eq!(many.elders(false, 30), usize::MAX);
+        assert_eq!(Split::Never.elders(true, 60), usize::MAX);
     }
 }

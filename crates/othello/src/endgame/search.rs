@@ -8,7 +8,7 @@ use prune_search::Counters;
 
 use super::moves::{MoveList, Placement, Stack, MAX_MOVES};
 use super::ordering::EVAL_ORDER_EMPTIES;
-use super::parallel::{Split, SplitRule};
+use super::parallel::Split;
 use super::shallow::{final_score, parity, stability_cutoff};
 use super::{CountCutoff, Kernel, ORDERED_EMPTIES};
 use crate::table::EndgameTable;
@@ -57,10 +57,8 @@ pub(crate) struct Shared<'a> {
     /// own for the search it starts, a thread's own for the moves handed to other threads
     /// (see `parallel`), as threads writing to one small table slowed each other down.
     pub(super) near: &'a EndgameTable,
-    /// Which nodes may split: none (sequential, Lazy SMP), PV nodes, or any.
+    /// Which nodes may split, and when: none (sequential, Lazy SMP), PV nodes, or any.
     pub(super) split: Split,
-    /// When a node may split (by the number of threads).
-    pub(super) rule: SplitRule,
     /// 0 for the exact search; otherwise a move-ordering pass: nodes with this many empties
     /// or fewer are evaluated, not searched, and the table gets best moves but no bounds.
     pub(super) horizon: u32,
@@ -178,13 +176,9 @@ impl Shared<'_> {
         let mut best = -65;
         let mut best_sq = None;
         let mut i = 0;
-        let may_split = match self.split {
-            Split::Never => false,
-            Split::PvNodes => pv_node,
-            Split::AnyNode => true,
-        } && empties >= self.rule.min_empties;
+        let split_after = self.split.elders(pv_node, empties);
         while let Some(m) = list.next_best() {
-            if i >= self.rule.elders && may_split && !list.is_empty() {
+            if i >= split_after && !list.is_empty() {
                 let found = self.split(k, c, abort, (p, o), m, &mut list, a, beta, pv_node);
                 if stopped(abort) {
                     return 0;
