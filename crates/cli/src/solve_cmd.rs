@@ -61,8 +61,8 @@ pub struct SolveArgs {
     /// [default: fast, or generic when the search is configured].
     #[arg(long, value_parser = parse_name::<SolverKind>)]
     pub engine: Option<SolverKind>,
-    /// The evaluation of the fast solver's move-ordering pass (from 20 empties): pattern (the
-    /// built-in trained weights), hand, or a weights file. Scores do not depend on it.
+    /// The evaluation of the fast solver's move-ordering and selective passes (from 20 empties):
+    /// pattern (the built-in trained weights), hand, or a weights file. Scores do not depend on it.
     #[arg(long, value_name = "EVAL", default_value = "pattern")]
     pub eval: String,
     /// The instruction set of the fast solver: auto (the best this CPU has), portable, or

@@ -4,7 +4,9 @@
 //! Entries come in buckets of two, one cache line each: a probe costs at most one miss. An
 //! entry holds the position, a lower and an upper bound on its exact score (disc difference,
 //! side to move's view), the best move found and the number of empties it was solved at
-//! (always the position's own: an endgame entry is exact whatever searched it).
+//! (always the position's own), and whether a selective search found the bounds: those hold
+//! only for the selective passes (ProbCut may have cut below them), and the exact search
+//! takes only the move from such an entry.
 //!
 //! Each entry is three words written with relaxed atomics: `player ^ data`, `opponent ^
 //! data` and `data`. A reader recomputes both bitboards from the words it read; if a write by
@@ -26,6 +28,8 @@ pub(crate) struct Entry {
     pub upper: i32,
     /// The square (0-63) of the best move found, if any.
     pub best: Option<u32>,
+    /// The bounds come from a selective search: they hold for selective searches only.
+    pub selective: bool,
 }
 
 /// One entry: the position mixed with its data, and the data.
@@ -43,6 +47,8 @@ struct Bucket([Slot; 2]);
 
 /// Marks a written entry (an all-zero slot is empty).
 const VALID: u64 = 1 << 40;
+/// Marks an entry whose bounds a selective search found.
+const SELECTIVE: u64 = 1 << 41;
 /// The move field's value when there is no move.
 const NO_MOVE: u64 = 0xff;
 
@@ -54,9 +60,10 @@ pub(crate) struct EndgameTable {
 }
 
 /// Packs an entry's data word.
-fn pack(lower: i32, upper: i32, best: Option<u32>, empties: u32, age: u8) -> u64 {
+fn pack(lower: i32, upper: i32, best: Option<u32>, empties: u32, age: u8, selective: bool) -> u64 {
     let byte = |v: i32| u64::from(v as i8 as u8);
-    byte(lower)
+    (if selective { SELECTIVE } else { 0 })
+        | byte(lower)
         | byte(upper) << 8
         | best.map_or(NO_MOVE, u64::from) << 16
         | u64::from(empties as u8) << 24
@@ -72,6 +79,7 @@ fn unpack(data: u64) -> Entry {
         lower: signed(0),
         upper: signed(8),
         best: (best != NO_MOVE).then_some(best as u32),
+        selective: data & SELECTIVE != 0,
     }
 }
 
@@ -162,9 +170,10 @@ impl EndgameTable {
         })
     }
 
-    /// Records what a search of the position found. The position's own entry is overwritten;
-    /// otherwise the entry of an earlier solve, or else the one with fewer empties, makes
-    /// room.
+    /// Records what a search of the position found (`selective`: a selective search, see
+    /// [`Entry::selective`]). The position's own entry is overwritten; otherwise the entry of an
+    /// earlier solve, or else the one with fewer empties, makes room.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub fn store(
         &self,
@@ -174,9 +183,10 @@ impl EndgameTable {
         lower: i32,
         upper: i32,
         best: Option<u32>,
+        selective: bool,
     ) {
         let bucket = self.bucket(player, opponent);
-        let data = pack(lower, upper, best, empties, self.age);
+        let data = pack(lower, upper, best, empties, self.age, selective);
         let datas = [
             bucket.0[0].data.load(Relaxed),
             bucket.0[1].data.load(Relaxed),
@@ -216,14 +226,15 @@ mod tests {
     fn entries_come_back_with_their_bounds_and_move() {
         let mut table = EndgameTable::new(1);
         table.new_search();
-        table.store(0x10, 0x20, 30, -64, 12, Some(63));
-        table.store(0x11, 0x20, 10, -3, 64, None);
+        table.store(0x10, 0x20, 30, -64, 12, Some(63), false);
+        table.store(0x11, 0x20, 10, -3, 64, None, true);
         assert_eq!(
             table.probe(0x10, 0x20),
             Some(Entry {
                 lower: -64,
                 upper: 12,
-                best: Some(63)
+                best: Some(63),
+                selective: false
             })
         );
         assert_eq!(
@@ -231,7 +242,8 @@ mod tests {
             Some(Entry {
                 lower: -3,
                 upper: 64,
-                best: None
+                best: None,
+                selective: true
             })
         );
         // Same player discs, other opponent discs: a different position.
@@ -256,10 +268,12 @@ mod tests {
                 (i % 7) as i32 - 3,
                 10,
                 Some((i % 64) as u32),
+                i % 3 == 0,
             );
             let e = table.probe(p, o).expect("just stored");
             assert_eq!(e.lower, (i % 7) as i32 - 3);
             assert_eq!(e.best, Some((i % 64) as u32));
+            assert_eq!(e.selective, i % 3 == 0);
             for j in 0..i.saturating_sub(2) {
                 let (q, r) = (j * 3 + 1, (j * 3 + 1) << 20);
                 // An older position is either still there with its own data or gone.
@@ -276,10 +290,10 @@ mod tests {
             buckets: (0..1).map(|_| Bucket::default()).collect(),
             age: 1,
         };
-        table.store(1, 2, 20, 0, 0, None);
-        table.store(3, 4, 8, 0, 0, None);
+        table.store(1, 2, 20, 0, 0, None, false);
+        table.store(3, 4, 8, 0, 0, None, false);
         // Full: the shallower entry (8 empties) makes room.
-        table.store(5, 6, 12, 0, 0, None);
+        table.store(5, 6, 12, 0, 0, None, false);
         assert!(table.probe(1, 2).is_some());
         assert!(table.probe(3, 4).is_none());
         assert!(table.probe(5, 6).is_some());

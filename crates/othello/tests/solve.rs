@@ -246,9 +246,10 @@ fn ffo_43_to_52_solve_to_their_published_scores() {
     }
 }
 
-/// Two solvers: one with the move-ordering pass from 19 empties, one without it. The pass is
-/// 12 plies deep and its horizon must reach the table's nodes (7 empties or more) for its
-/// heuristic values to matter: the tests solve 19 and 20 empties.
+/// Two solvers: one with the move-ordering pass and the selective pass from 19 empties, one
+/// with neither. The ordering pass is 12 plies deep and its horizon must reach the table's
+/// nodes (7 empties or more) for its heuristic values to matter: the tests solve 19 and 20
+/// empties.
 fn pass_solvers() -> (
     prune_othello::endgame::EndgameSolver,
     prune_othello::endgame::EndgameSolver,
@@ -256,14 +257,16 @@ fn pass_solvers() -> (
     use prune_othello::endgame::EndgameSolver;
     let mut with_pass = EndgameSolver::new(16);
     with_pass.set_ordering_pass_empties(19);
+    with_pass.set_selective_pass_empties(19);
     let mut without = EndgameSolver::new(16);
     without.set_ordering_pass_empties(99);
+    without.set_selective_pass_empties(99);
     (with_pass, without)
 }
 
-/// The move-ordering pass (forced on small endgames here; by default it runs from 20 empties)
-/// changes the work, never the result: the same scores as the solver without it, and a best
-/// move whose child has minus that score.
+/// The move-ordering pass and the selective pass (forced on small endgames here; by default
+/// they run from 20 empties) change the work, never the result: the same scores as the solver
+/// without them, and a best move whose child has minus that score.
 #[test]
 fn the_ordering_pass_keeps_scores_and_best_moves_exact() {
     let (mut with_pass, mut without) = pass_solvers();
@@ -285,6 +288,53 @@ fn the_ordering_pass_keeps_scores_and_best_moves_exact() {
     }
     // The pass really ran: it changes the node counts.
     assert!(passes_run >= 6, "only {passes_run} solves differ");
+}
+
+/// The selective pass alone (no ordering pass; ProbCut from 12 empties, so from 16 empties
+/// many nodes try it) changes the work, never the result: the selective bounds it leaves in
+/// the table must not cut in the exact search.
+#[test]
+fn the_selective_pass_keeps_scores_and_best_moves_exact() {
+    use prune_othello::endgame::EndgameSolver;
+    let mut selective = EndgameSolver::new(16);
+    selective.set_ordering_pass_empties(99);
+    selective.set_selective_pass_empties(16);
+    let mut exact = EndgameSolver::new(16);
+    exact.set_ordering_pass_empties(99);
+    exact.set_selective_pass_empties(99);
+    let mut differ = 0;
+    for seed in 0..12u64 {
+        let p = random_endgame(3000 + seed, 16 + (seed % 3) as u32);
+        let expected = exact.solve(p.board(), -64, 64);
+        for (alpha, beta) in [(-64, 64), (-1, 1), (expected.score, 64)] {
+            let (alpha, beta) = (alpha.min(63), beta);
+            let r = selective.solve(p.board(), alpha, beta);
+            let e = exact.solve(p.board(), alpha, beta);
+            if alpha < expected.score && expected.score < beta {
+                assert_eq!(
+                    r.score, expected.score,
+                    "seed {seed} ({alpha}, {beta}): {p}"
+                );
+            } else {
+                assert_eq!(
+                    r.score.clamp(alpha, beta),
+                    e.score.clamp(alpha, beta),
+                    "seed {seed}"
+                );
+            }
+        }
+        let r = selective.solve(p.board(), -64, 64);
+        differ += usize::from(r.counters.nodes != expected.counters.nodes);
+        let best = r.best_move.expect("a move");
+        let child = p.play(best).expect("a legal best move");
+        let child_score = exact.solve(child.board(), -64, 64).score;
+        assert_eq!(
+            -child_score, r.score,
+            "seed {seed}: best move {best} of {p}"
+        );
+    }
+    // The selective pass really ran: it changes the node counts.
+    assert!(differ >= 10, "only {differ} solves differ");
 }
 
 /// After the move-ordering pass, the exact search starts from a narrow window around the

@@ -28,6 +28,12 @@
 //! [`crate::pattern`]) stands in for the exact score; it stores best moves (no bounds) that
 //! order the upper nodes of the exact search, and its value centres the exact search's first
 //! window (an aspiration window of `ASPIRATION` discs either side, widened where it fails).
+//! From [`SELECTIVE_PASS_EMPTIES`] on, a selective pass comes between them: the search to the
+//! end of the game, but with ProbCut at nodes off the principal variation (a shallow search
+//! with the evaluation at its horizon predicts that the node fails high or low by a margin,
+//! and it is cut). Its bounds are kept in the table marked selective, so the selective pass
+//! uses them and the exact search takes only their best moves; its value centres the exact
+//! search's window.
 //!
 //! The node functions are compiled once per instruction set, the best one the CPU has picked
 //! at run time (see [`Isa`] and the `isa` submodule: hardware bit counts and scans, AVX2 flips
@@ -79,6 +85,10 @@ const ORDERING_PASS_EMPTIES: u32 = 20;
 /// (docs/tuning.md).
 const ORDERING_PASS_DEPTH: u32 = 12;
 
+/// Exact solves of this many empties or more run the selective pass (see the module
+/// documentation) between the ordering pass and the exact search (docs/tuning.md).
+pub const SELECTIVE_PASS_EMPTIES: u32 = 20;
+
 /// The half-width (discs) of the exact search's first window around the ordering pass's
 /// value: 1, 2 and 4 were tried, 1 searched the fewest nodes (docs/tuning.md).
 const ASPIRATION: i32 = 1;
@@ -105,7 +115,9 @@ pub struct EndgameSolver {
     near: EndgameTable,
     /// Solves of this many empties or more start with a move-ordering pass.
     pass_empties: u32,
-    /// The evaluation at the ordering pass's horizon.
+    /// Solves of this many empties or more run the selective pass.
+    selective_empties: u32,
+    /// The evaluation at the horizon of the ordering pass and of ProbCut's searches.
     eval: OthelloEval,
     /// The instruction set of the node functions.
     isa: Isa,
@@ -153,6 +165,7 @@ impl EndgameSolver {
             tt: EndgameTable::new(tt_mib.max(1)),
             near: EndgameTable::try_with_bytes(NEAR_TABLE_BYTES).expect("a table of 64 KiB"),
             pass_empties: ORDERING_PASS_EMPTIES,
+            selective_empties: SELECTIVE_PASS_EMPTIES,
             eval: OthelloEval::default(),
             isa: Isa::best(),
             parallel: Parallel::SEQUENTIAL,
@@ -171,6 +184,7 @@ impl EndgameSolver {
             tt,
             near,
             pass_empties: ORDERING_PASS_EMPTIES,
+            selective_empties: SELECTIVE_PASS_EMPTIES,
             eval: OthelloEval::default(),
             isa: Isa::best(),
             parallel,
@@ -190,8 +204,16 @@ impl EndgameSolver {
         self.pass_empties = empties;
     }
 
-    /// The evaluation that the move-ordering pass uses at its horizon (by default the trained
-    /// patterns). The scores do not depend on it, only the work.
+    /// Solves of `empties` empties or more run the selective pass before the exact search (by
+    /// default from [`SELECTIVE_PASS_EMPTIES`]); a larger number than 60 turns it off. The
+    /// scores do not depend on it, only the work.
+    pub fn set_selective_pass_empties(&mut self, empties: u32) {
+        self.selective_empties = empties;
+    }
+
+    /// The evaluation that the move-ordering pass and the selective pass's ProbCut searches use
+    /// at their horizon (by default the trained patterns). The scores do not depend on it, only
+    /// the work.
     pub fn set_eval(&mut self, eval: OthelloEval) {
         self.eval = eval;
     }
@@ -268,22 +290,25 @@ impl EndgameSolver {
         let mut final_value = 0;
         // The ordering pass's value, the centre of the exact search's first window.
         let mut guess = None;
-        for horizon in ordering_pass(empties, self.pass_empties)
+        // The passes: (horizon, selective); the last one is the exact search.
+        let passes = ordering_pass(empties, self.pass_empties)
+            .map(|h| (h, false))
             .into_iter()
-            .chain([0])
-        {
+            .chain((empties >= self.selective_empties).then_some((0, true)))
+            .chain([(0, false)]);
+        for (horizon, selective) in passes {
             let shared = Shared {
                 tt: &self.tt,
                 near: &self.near,
                 split,
                 horizon,
                 eval: &self.eval,
+                selective,
+                stores: true,
+                eval_order: true,
             };
-            let (alpha, beta) = if horizon == 0 {
-                (alpha, beta)
-            } else {
-                (-64, 64)
-            };
+            let exact = horizon == 0 && !selective;
+            let (alpha, beta) = if exact { (alpha, beta) } else { (-64, 64) };
             let (mut lo, mut hi) = match guess {
                 Some(g) if horizon == 0 => aspiration(g, alpha, beta),
                 _ => (alpha, beta),
@@ -316,7 +341,7 @@ impl EndgameSolver {
                     _ => break score,
                 }
             };
-            if horizon == 0 {
+            if exact {
                 final_value = score;
             } else {
                 guess = Some(score);

@@ -1,6 +1,7 @@
 //! The node loop of the ordered search: principal variation search with null windows off the
 //! principal variation, the transposition table, the stability and enhanced transposition
-//! cutoffs, and the hand-over to the leaf search below [`ORDERED_EMPTIES`].
+//! cutoffs, ProbCut in the selective pass, and the hand-over to the leaf search below
+//! [`ORDERED_EMPTIES`].
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
@@ -23,6 +24,24 @@ const ETC_EMPTIES: u32 = 11;
 /// caches: most probes of such nodes miss, and a miss in the large table cost more than the
 /// nodes it saves (docs/tuning.md).
 const TABLE_EMPTIES: u32 = 10;
+
+/// In the selective pass, ProbCut is tried at nodes with this many empties or more
+/// (docs/tuning.md).
+const PROBCUT_EMPTIES: u32 = 12;
+
+/// In the selective pass, ProbCut's margin in discs: a node off the principal variation whose
+/// shallow search ([`probcut_depth`] plies) lands this far beyond its window is cut
+/// (docs/tuning.md). The midgame's fit (`crates/othello/data/probcut.txt`, 10-19 empties)
+/// puts the error of 2- to 5-ply searches against much deeper ones at 4 to 6 discs.
+const PROBCUT_MARGIN: i32 = 12;
+
+/// ProbCut's shallow depth at a node of `empties` empties: a quarter of them, at least 1,
+/// rounded up to the same parity (Othello's values swing with the side to move at the
+/// horizon); a third searched fewer nodes but cost more time (docs/tuning.md).
+fn probcut_depth(empties: u32) -> u32 {
+    let d = (empties / 4).max(1);
+    d + (d + empties) % 2
+}
 
 // The enhanced transposition cutoff probes the shared table for the children.
 const _: () = assert!(ETC_EMPTIES > TABLE_EMPTIES);
@@ -64,6 +83,15 @@ pub(crate) struct Shared<'a> {
     pub(super) horizon: u32,
     /// The evaluation at the horizon.
     pub(super) eval: &'a OthelloEval,
+    /// The selective pass: to the end of the game (horizon 0), but with ProbCut; its bounds
+    /// go to the table marked selective, and the exact search takes only their moves.
+    pub(super) selective: bool,
+    /// Whether nodes store what they found (ProbCut's shallow searches do not, so as not to
+    /// overwrite the selective pass's bounds with their own).
+    pub(super) stores: bool,
+    /// Whether nodes from `EVAL_ORDER_EMPTIES` up order their moves by the evaluation
+    /// (ProbCut's shallow searches do not: it made them cost more than they saved).
+    pub(super) eval_order: bool,
 }
 
 /// What a node is to the root.
@@ -149,8 +177,11 @@ impl Shared<'_> {
         } else {
             self.near
         };
-        if let Some(e) = table.probe(p, o) {
+        if let Some(mut e) = table.probe(p, o) {
             c.tt_hits += 1;
+            if e.selective && !self.selective {
+                (e.lower, e.upper) = (-64, 64);
+            }
             if !root.is_root() && (e.lower >= beta || e.upper <= alpha || e.lower == e.upper) {
                 c.tt_cutoffs += 1;
                 return if e.lower >= beta { e.lower } else { e.upper };
@@ -160,9 +191,14 @@ impl Shared<'_> {
             }
             tt_move = e.best;
         }
+        if self.selective && !pv_node && !root.is_root() && empties >= PROBCUT_EMPTIES {
+            if let Some(v) = self.probcut(k, c, abort, p, o, empties, alpha, beta) {
+                return v;
+            }
+        }
         let mut list = MoveList::empty();
         list.fill(k, p, o, moves, tt_move);
-        if empties >= EVAL_ORDER_EMPTIES {
+        if empties >= EVAL_ORDER_EMPTIES && self.eval_order {
             self.order_by_eval(k, p, o, empties, &mut list);
         }
         if !root.is_root() && empties >= ETC_EMPTIES {
@@ -217,7 +253,9 @@ impl Shared<'_> {
                 if best < beta { best } else { 64 },
             )
         };
-        table.store(p, o, empties, lower, upper, best_sq);
+        if self.stores {
+            table.store(p, o, empties, lower, upper, best_sq, self.selective);
+        }
         let best_move = best_sq
             .and_then(|s| Square::new(s as u8))
             .map(Move::from_square);
@@ -225,6 +263,41 @@ impl Shared<'_> {
             *out = best_move;
         }
         best
+    }
+
+    /// ProbCut (the selective pass only): a null-window search [`probcut_depth`] plies deep,
+    /// with the evaluation at its horizon, at [`PROBCUT_MARGIN`] beyond `beta` (then below
+    /// `alpha`); if it lands beyond, the node is taken to fail high (low) without a search.
+    /// The shallow searches store nothing and order without the evaluation.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn probcut<K: Kernel>(
+        &self,
+        k: K,
+        c: &mut Counters,
+        abort: Option<&Abort<'_>>,
+        p: u64,
+        o: u64,
+        empties: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        let shallow = Shared {
+            horizon: empties - probcut_depth(empties),
+            selective: false,
+            stores: false,
+            eval_order: false,
+            ..*self
+        };
+        let up = beta + PROBCUT_MARGIN;
+        if up <= 64 && k.pvs(&shallow, c, abort, p, o, up - 1, up, false, Root::No) >= up {
+            return Some(beta);
+        }
+        let down = alpha - PROBCUT_MARGIN;
+        if down >= -64 && k.pvs(&shallow, c, abort, p, o, down, down + 1, false, Root::No) <= down {
+            return Some(alpha);
+        }
+        None
     }
 
     /// Enhanced transposition cutoff: a child whose stored upper bound (its own view) proves
@@ -255,7 +328,7 @@ impl Shared<'_> {
             let (np, no) = m.placement().after(p, o);
             c.tt_probes += 1;
             if let Some(e) = self.tt.probe_at(bucket, np, no) {
-                if -e.upper >= beta {
+                if -e.upper >= beta && (self.selective || !e.selective) {
                     c.tt_hits += 1;
                     c.tt_cutoffs += 1;
                     return Some(-e.upper);
