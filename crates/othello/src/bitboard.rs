@@ -266,6 +266,33 @@ pub(crate) fn from_diagram(diagram: &str) -> (u64, u64) {
     (black, white)
 }
 
+/// Test helper: a random game from the start (each move drawn uniformly with one `rng` step),
+/// stopped once at most `stop` squares are empty or when neither side can move. Returns the
+/// side to move's and the opponent's discs.
+#[cfg(test)]
+pub(crate) fn random_game(rng: &mut impl prune_search::rng::Rng, stop: u32) -> (u64, u64) {
+    let (mut p, mut o) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
+    while 64 - (p | o).count_ones() > stop {
+        let moves = legal_moves(p, o);
+        if moves == 0 {
+            (p, o) = (o, p);
+            if legal_moves(p, o) == 0 {
+                break;
+            }
+            continue;
+        }
+        let n = (rng.next_u64() % u64::from(moves.count_ones())) as u32;
+        let mut todo = moves;
+        for _ in 0..n {
+            todo &= todo - 1;
+        }
+        let sq = todo.trailing_zeros();
+        let flips = flips_at(sq, p, o);
+        (p, o) = (o & !flips, p | flips | 1u64 << sq);
+    }
+    (p, o)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -32,6 +32,15 @@ pub(crate) struct Entry {
     pub selective: bool,
 }
 
+impl Entry {
+    /// Whether a search may cut on these bounds: always a selective one; any other only if
+    /// the bounds are not selective.
+    #[inline(always)]
+    pub fn bounds_hold(&self, selective_search: bool) -> bool {
+        selective_search || !self.selective
+    }
+}
+
 /// One entry: the position mixed with its data, and the data.
 #[derive(Default)]
 struct Slot {

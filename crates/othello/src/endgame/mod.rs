@@ -288,7 +288,7 @@ impl EndgameSolver {
         let outside = &outside;
         let empties = board.empty_count();
         let mut final_value = 0;
-        // The ordering pass's value, the centre of the exact search's first window.
+        // The last pass's value, the centre of the next search's first window.
         let mut guess = None;
         // The passes: (horizon, selective); the last one is the exact search.
         let passes = ordering_pass(empties, self.pass_empties)
@@ -304,8 +304,7 @@ impl EndgameSolver {
                 horizon,
                 eval: &self.eval,
                 selective,
-                stores: true,
-                eval_order: true,
+                probcut_test: false,
             };
             let exact = horizon == 0 && !selective;
             let (alpha, beta) = if exact { (alpha, beta) } else { (-64, 64) };
@@ -489,5 +488,48 @@ mod tests {
         assert_eq!(widen(5, (-1, 1), (-1, 1)), None);
         // The second search fails on the first window's side no more: its bound is the answer.
         assert_eq!(widen(6, (-64, 7), (-64, 64)), None);
+    }
+
+    /// Bounds a selective search stored do not cut in the exact search: every child of the
+    /// root is given a false selective entry (the child's side to move loses by 64), and the
+    /// exact solve still finds the true score. The same entries unmarked do change the score,
+    /// so the exact search does reach them.
+    #[test]
+    fn selective_bounds_do_not_cut_in_the_exact_search() {
+        use crate::bitboard::{flips_at, legal_moves, random_game};
+        use prune_search::rng::XorShift64;
+        let mut rng = XorShift64::new(0x5e1e_c71e);
+        let mut checked = 0;
+        for _ in 0..40 {
+            let (p, o) = random_game(&mut rng, 14);
+            let moves = legal_moves(p, o);
+            if 64 - (p | o).count_ones() != 14 || moves == 0 {
+                continue;
+            }
+            let board = Board::from_bits(p, o).expect("a legal board");
+            let exact = EndgameSolver::new(1).solve(&board, -64, 64).score;
+            if exact == 64 {
+                continue;
+            }
+            let poisoned = |selective: bool| {
+                let mut solver = EndgameSolver::new(1);
+                for square in (0..64).filter(|s| moves >> s & 1 != 0) {
+                    let flips = flips_at(square, p, o);
+                    let (child_p, child_o) = (o & !flips, p | flips | 1 << square);
+                    solver
+                        .tt
+                        .store(child_p, child_o, 13, -64, -64, None, selective);
+                }
+                solver.solve(&board, -64, 64).score
+            };
+            assert_eq!(poisoned(true), exact, "{board:?}");
+            assert_eq!(
+                poisoned(false),
+                64,
+                "{board:?}: the entries were not reached"
+            );
+            checked += 1;
+        }
+        assert!(checked >= 20, "only {checked} positions checked");
     }
 }

@@ -280,7 +280,7 @@ fn best_reply<K: Kernel>(
 mod tests {
     use super::super::isa::Portable;
     use super::*;
-    use crate::bitboard::{flips_at, legal_moves};
+    use crate::bitboard::{legal_moves, random_game};
     use prune_search::rng::{Rng, XorShift64};
 
     /// Each key is the fastest-first key plus the evaluation looked ahead as far as the node's
@@ -294,26 +294,8 @@ mod tests {
         let mut checked = [0u32; 3];
         for _ in 0..60 {
             // A random game from the start, stopped at 16 to 26 empties.
-            let (mut p, mut o) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
             let stop = 16 + (rng.next_u64() % 11) as u32;
-            while 64 - (p | o).count_ones() > stop {
-                let moves = legal_moves(p, o);
-                if moves == 0 {
-                    (p, o) = (o, p);
-                    if legal_moves(p, o) == 0 {
-                        break;
-                    }
-                    continue;
-                }
-                let n = (rng.next_u64() % u64::from(moves.count_ones())) as u32;
-                let mut todo = moves;
-                for _ in 0..n {
-                    todo &= todo - 1;
-                }
-                let sq = todo.trailing_zeros();
-                let flips = flips_at(sq, p, o);
-                (p, o) = (o & !flips, p | flips | 1u64 << sq);
-            }
+            let (p, o) = random_game(&mut rng, stop);
             let moves = legal_moves(p, o);
             let empties = 64 - (p | o).count_ones();
             if moves == 0 || empties < EVAL_ORDER_EMPTIES {

@@ -32,7 +32,7 @@ const PROBCUT_EMPTIES: u32 = 12;
 /// In the selective pass, ProbCut's margin in discs: a node off the principal variation whose
 /// shallow search ([`probcut_depth`] plies) lands this far beyond its window is cut
 /// (docs/tuning.md). The midgame's fit (`crates/othello/data/probcut.txt`, 10-19 empties)
-/// puts the error of 2- to 5-ply searches against much deeper ones at 4 to 6 discs.
+/// puts the error of 1- to 5-ply searches against 3- to 13-ply ones at 3.6 to 6.1 discs.
 const PROBCUT_MARGIN: i32 = 12;
 
 /// ProbCut's shallow depth at a node of `empties` empties: a quarter of them, at least 1,
@@ -86,12 +86,10 @@ pub(crate) struct Shared<'a> {
     /// The selective pass: to the end of the game (horizon 0), but with ProbCut; its bounds
     /// go to the table marked selective, and the exact search takes only their moves.
     pub(super) selective: bool,
-    /// Whether nodes store what they found (ProbCut's shallow searches do not, so as not to
-    /// overwrite the selective pass's bounds with their own).
-    pub(super) stores: bool,
-    /// Whether nodes from `EVAL_ORDER_EMPTIES` up order their moves by the evaluation
-    /// (ProbCut's shallow searches do not: it made them cost more than they saved).
-    pub(super) eval_order: bool,
+    /// A ProbCut test's shallow search: its nodes store nothing (so as not to overwrite the
+    /// selective pass's bounds with their own) and do not order by the evaluation (that made
+    /// them cost more than they saved).
+    pub(super) probcut_test: bool,
 }
 
 /// What a node is to the root.
@@ -179,7 +177,7 @@ impl Shared<'_> {
         };
         if let Some(mut e) = table.probe(p, o) {
             c.tt_hits += 1;
-            if e.selective && !self.selective {
+            if !e.bounds_hold(self.selective) {
                 (e.lower, e.upper) = (-64, 64);
             }
             if !root.is_root() && (e.lower >= beta || e.upper <= alpha || e.lower == e.upper) {
@@ -198,7 +196,7 @@ impl Shared<'_> {
         }
         let mut list = MoveList::empty();
         list.fill(k, p, o, moves, tt_move);
-        if empties >= EVAL_ORDER_EMPTIES && self.eval_order {
+        if empties >= EVAL_ORDER_EMPTIES && !self.probcut_test {
             self.order_by_eval(k, p, o, empties, &mut list);
         }
         if !root.is_root() && empties >= ETC_EMPTIES {
@@ -253,7 +251,7 @@ impl Shared<'_> {
                 if best < beta { best } else { 64 },
             )
         };
-        if self.stores {
+        if !self.probcut_test {
             table.store(p, o, empties, lower, upper, best_sq, self.selective);
         }
         let best_move = best_sq
@@ -285,8 +283,7 @@ impl Shared<'_> {
         let shallow = Shared {
             horizon: empties - probcut_depth(empties),
             selective: false,
-            stores: false,
-            eval_order: false,
+            probcut_test: true,
             ..*self
         };
         let up = beta + PROBCUT_MARGIN;
@@ -328,7 +325,7 @@ impl Shared<'_> {
             let (np, no) = m.placement().after(p, o);
             c.tt_probes += 1;
             if let Some(e) = self.tt.probe_at(bucket, np, no) {
-                if -e.upper >= beta && (self.selective || !e.selective) {
+                if -e.upper >= beta && e.bounds_hold(self.selective) {
                     c.tt_hits += 1;
                     c.tt_cutoffs += 1;
                     return Some(-e.upper);
