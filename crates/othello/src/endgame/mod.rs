@@ -31,7 +31,8 @@
 //! From [`SELECTIVE_PASS_EMPTIES`] on, a selective pass comes between them: the search to the
 //! end of the game, but with ProbCut at nodes off the principal variation (a shallow search
 //! with the evaluation at its horizon predicts that the node fails high or low by a margin,
-//! and it is cut). Its bounds are kept in the table marked selective, so the selective pass
+//! and it is cut; the shallow searches are the midgame search's node loop, with a table of
+//! their own). Its bounds are kept in the table marked selective, so the selective pass
 //! uses them and the exact search takes only their best moves; its value centres the exact
 //! search's window.
 //!
@@ -49,7 +50,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
-use prune_search::{ConfigError, Counters, Parallel, TableAllocError};
+use prune_search::{ConfigError, Counters, Parallel, TableAllocError, TranspositionTable};
 
 pub(crate) mod isa;
 mod moves;
@@ -93,6 +94,16 @@ pub const SELECTIVE_PASS_EMPTIES: u32 = 20;
 /// value: 1, 2 and 4 were tried, 1 searched the fewest nodes (docs/tuning.md).
 const ASPIRATION: i32 = 1;
 
+/// The table of the selective pass's ProbCut searches is a quarter of the solver's table, at
+/// most this many MiB: on FFO #49 and #52, 16 MiB and 64 MiB searched the same nodes within 1%,
+/// 2 MiB 4% more (docs/tuning.md).
+const PROBCUT_TABLE_MAX_MIB: usize = 16;
+
+/// The size in MiB of the ProbCut searches' table beside a table of `tt_mib` MiB.
+fn probcut_table_mib(tt_mib: usize) -> usize {
+    (tt_mib / 4).clamp(1, PROBCUT_TABLE_MAX_MIB)
+}
+
 /// The result of an exact solve.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EndgameResult {
@@ -110,6 +121,11 @@ pub struct EndgameResult {
 /// threads.
 pub struct EndgameSolver {
     tt: EndgameTable,
+    /// The table of the selective pass's ProbCut searches (the midgame search's, whose bounds
+    /// hold for their depth): a quarter of `tt`'s size, at most [`PROBCUT_TABLE_MAX_MIB`].
+    probcut_tt: TranspositionTable<Move>,
+    /// The near table of the ProbCut searches run on the solve's own thread.
+    probcut_near: TranspositionTable<Move>,
     /// The near-leaf table: nodes of fewer than `TABLE_EMPTIES` empties keep their entries in
     /// this small table, which stays in the caches, not in `tt` (see `search`).
     near: EndgameTable,
@@ -154,7 +170,8 @@ impl From<SolverError> for ConfigError {
 }
 
 impl EndgameSolver {
-    /// A sequential solver with a transposition table of `tt_mib` MiB.
+    /// A sequential solver with a transposition table of `tt_mib` MiB (and a quarter as much,
+    /// at most [`PROBCUT_TABLE_MAX_MIB`], for the selective pass's ProbCut searches).
     ///
     /// # Panics
     ///
@@ -163,6 +180,9 @@ impl EndgameSolver {
     pub fn new(tt_mib: usize) -> Self {
         EndgameSolver {
             tt: EndgameTable::new(tt_mib.max(1)),
+            probcut_tt: TranspositionTable::new(probcut_table_mib(tt_mib))
+                .expect("the memory for the ProbCut table"),
+            probcut_near: crate::midgame::near_table().expect("a table of 64 KiB"),
             near: EndgameTable::try_with_bytes(NEAR_TABLE_BYTES).expect("a table of 64 KiB"),
             pass_empties: ORDERING_PASS_EMPTIES,
             selective_empties: SELECTIVE_PASS_EMPTIES,
@@ -178,10 +198,14 @@ impl EndgameSolver {
     /// threads.
     pub fn with_parallel(tt_mib: usize, parallel: Parallel) -> Result<Self, SolverError> {
         let tt = EndgameTable::try_new(tt_mib.max(1))?;
+        let probcut_tt = TranspositionTable::new(probcut_table_mib(tt_mib))?;
+        let probcut_near = crate::midgame::near_table()?;
         let near = EndgameTable::try_with_bytes(NEAR_TABLE_BYTES)?;
         let threads = Threads::new(parallel)?;
         Ok(EndgameSolver {
             tt,
+            probcut_tt,
+            probcut_near,
             near,
             pass_empties: ORDERING_PASS_EMPTIES,
             selective_empties: SELECTIVE_PASS_EMPTIES,
@@ -215,6 +239,11 @@ impl EndgameSolver {
     /// at their horizon (by default the trained patterns). The scores do not depend on it, only
     /// the work.
     pub fn set_eval(&mut self, eval: OthelloEval) {
+        // The ProbCut searches' bounds are values of the evaluation.
+        if eval != self.eval {
+            self.probcut_tt.clear();
+            self.probcut_near.clear();
+        }
         self.eval = eval;
     }
 
@@ -238,6 +267,8 @@ impl EndgameSolver {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.near.clear();
+        self.probcut_tt.clear();
+        self.probcut_near.clear();
     }
 
     /// The exact score of `board` (side to move's view) if it lies in `(alpha, beta)`; a bound
@@ -276,6 +307,8 @@ impl EndgameSolver {
     ) -> Option<EndgameResult> {
         self.tt.new_search();
         self.near.new_search();
+        self.probcut_tt.new_search();
+        self.probcut_near.new_search();
         let outside = Abort {
             flag: stop,
             parent: None,
@@ -304,7 +337,8 @@ impl EndgameSolver {
                 horizon,
                 eval: &self.eval,
                 selective,
-                probcut_test: false,
+                probcut_tt: &self.probcut_tt,
+                probcut_near: &self.probcut_near,
             };
             let exact = horizon == 0 && !selective;
             let (alpha, beta) = if exact { (alpha, beta) } else { (-64, 64) };

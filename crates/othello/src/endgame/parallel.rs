@@ -4,13 +4,14 @@
 
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering::Relaxed};
 
-use prune_search::{Counters, Parallel, ParallelKind};
+use prune_search::{Counters, Parallel, ParallelKind, TranspositionTable};
 use rayon::prelude::*;
 
 use super::moves::{MoveList, Placement};
 use super::search::{stopped, Abort, Root, Shared};
 use super::{Kernel, SolverError, NEAR_TABLE_BYTES};
 use crate::table::EndgameTable;
+use crate::Move;
 
 /// With fewer than [`EAGER_THREADS`] threads, nodes with at least this many empties may be
 /// split between threads (YBWC, PV splitting): below it a subtree is too small to be worth
@@ -116,6 +117,26 @@ thread_local! {
     /// Each thread's near-leaf table, for the moves handed to it (see [`Shared::near`]).
     static NEAR: EndgameTable = EndgameTable::try_with_bytes(NEAR_TABLE_BYTES)
         .expect("a near-leaf table of 64 KiB");
+    /// Each thread's near table of ProbCut's shallow searches (see [`Shared::probcut_near`]).
+    /// A pool thread keeps it from solve to solve, and from one evaluation to another: its
+    /// values may then mislead the selective pass, never the exact search.
+    static PROBCUT_NEAR: TranspositionTable<Move> =
+        crate::midgame::near_table().expect("a near table of 64 KiB");
+}
+
+impl Shared<'_> {
+    /// `f` of this search with the near tables of the thread it runs on.
+    fn on_this_thread<R>(&self, f: impl FnOnce(&Shared<'_>) -> R) -> R {
+        NEAR.with(|near| {
+            PROBCUT_NEAR.with(|probcut_near| {
+                f(&Shared {
+                    near,
+                    probcut_near,
+                    ..*self
+                })
+            })
+        })
+    }
 }
 
 /// Which nodes may hand out their moves to other threads, and when.
@@ -190,10 +211,9 @@ impl Shared<'_> {
                     let stop = &stop;
                     scope.spawn(move || {
                         let mut c = Counters::default();
-                        NEAR.with(|near| {
-                            let shared = Shared { near, ..*self };
+                        self.on_this_thread(|shared| {
                             k.pvs(
-                                &shared,
+                                shared,
                                 &mut c,
                                 Some(stop),
                                 p,
@@ -257,8 +277,7 @@ impl Shared<'_> {
                 if a >= beta || stopped(Some(&here)) {
                     return (None, mine);
                 }
-                let v = NEAR.with(|near| {
-                    let shared = Shared { near, ..*self };
+                let v = self.on_this_thread(|shared| {
                     shared.child(k, &mut mine, Some(&here), p, o, m, false, a, beta, pv_node)
                 });
                 if stopped(Some(&here)) {

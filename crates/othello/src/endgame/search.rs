@@ -5,15 +5,17 @@
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
-use prune_search::Counters;
+use prune_search::{Counters, TranspositionTable};
 
 use super::moves::{MoveList, Placement, Stack, MAX_MOVES};
 use super::ordering::EVAL_ORDER_EMPTIES;
 use super::parallel::Split;
 use super::shallow::{final_score, parity, stability_cutoff};
 use super::{CountCutoff, Kernel, ORDERED_EMPTIES};
+use crate::midgame::leaf::Leaf;
+use crate::midgame::search::Mid;
 use crate::table::EndgameTable;
-use crate::{Board, Move, OthelloEval, Square};
+use crate::{Board, HandEval, Move, OthelloEval, Square};
 
 /// From this many empties up, a node first looks up its children in the table (enhanced
 /// transposition cutoff; docs/tuning.md).
@@ -86,10 +88,13 @@ pub(crate) struct Shared<'a> {
     /// The selective pass: to the end of the game (horizon 0), but with ProbCut; its bounds
     /// go to the table marked selective, and the exact search takes only their moves.
     pub(super) selective: bool,
-    /// A ProbCut test's shallow search: its nodes store nothing (so as not to overwrite the
-    /// selective pass's bounds with their own) and do not order by the evaluation (that made
-    /// them cost more than they saved).
-    pub(super) probcut_test: bool,
+    /// The table of ProbCut's shallow searches (the midgame search's: their bounds hold for
+    /// their depth only).
+    pub(super) probcut_tt: &'a TranspositionTable<Move>,
+    /// The near table of ProbCut's shallow searches (see `midgame::search`): the solver's own
+    /// for the search it starts, a thread's own for the moves handed to other threads, as
+    /// [`Shared::near`].
+    pub(super) probcut_near: &'a TranspositionTable<Move>,
 }
 
 /// What a node is to the root.
@@ -190,13 +195,13 @@ impl Shared<'_> {
             tt_move = e.best;
         }
         if self.selective && !pv_node && !root.is_root() && empties >= PROBCUT_EMPTIES {
-            if let Some(v) = self.probcut(k, c, abort, p, o, empties, alpha, beta) {
+            if let Some(v) = self.probcut(k, c, p, o, empties, alpha, beta) {
                 return v;
             }
         }
         let mut list = MoveList::empty();
         list.fill(k, p, o, moves, tt_move);
-        if empties >= EVAL_ORDER_EMPTIES && !self.probcut_test {
+        if empties >= EVAL_ORDER_EMPTIES {
             self.order_by_eval(k, p, o, empties, &mut list);
         }
         if !root.is_root() && empties >= ETC_EMPTIES {
@@ -251,9 +256,7 @@ impl Shared<'_> {
                 if best < beta { best } else { 64 },
             )
         };
-        if !self.probcut_test {
-            table.store(p, o, empties, lower, upper, best_sq, self.selective);
-        }
+        table.store(p, o, empties, lower, upper, best_sq, self.selective);
         let best_move = best_sq
             .and_then(|s| Square::new(s as u8))
             .map(Move::from_square);
@@ -263,38 +266,68 @@ impl Shared<'_> {
         best
     }
 
-    /// ProbCut (the selective pass only): a null-window search [`probcut_depth`] plies deep,
+    /// ProbCut (the selective pass only): a null-window search [`probcut_depth`] plies deep
     /// with the evaluation at its horizon, at [`PROBCUT_MARGIN`] beyond `beta` (then below
     /// `alpha`); if it lands beyond, the node is taken to fail high (low) without a search.
-    /// The shallow searches store nothing and order without the evaluation.
+    ///
+    /// The shallow searches are the midgame search's node loop (`midgame::search`), with its
+    /// own tables ([`Shared::probcut_tt`], [`Shared::probcut_near`]): the evaluation's state
+    /// carried along the moves, the last ply evaluated in its parent's loop, bounds kept per
+    /// depth so that neighbouring nodes' tests share their work. On FFO #49 and #52 they took
+    /// a third of the time the endgame's node loop with a horizon took (docs/tuning.md). The
+    /// midgame search values a finished game beyond every evaluation, so a test that reaches
+    /// one predicts a cut of that game's sign whatever its margin: only the selective pass's
+    /// guess depends on it.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn probcut<K: Kernel>(
         &self,
         k: K,
         c: &mut Counters,
-        abort: Option<&Abort<'_>>,
         p: u64,
         o: u64,
         empties: u32,
         alpha: i32,
         beta: i32,
     ) -> Option<i32> {
-        let shallow = Shared {
-            horizon: empties - probcut_depth(empties),
-            selective: false,
-            probcut_test: true,
-            ..*self
-        };
+        let depth = probcut_depth(empties);
+        match self.eval {
+            OthelloEval::Pattern(e) => self.probcut_with(k, c, e, p, o, depth, alpha, beta),
+            OthelloEval::Hand => self.probcut_with(k, c, &HandEval, p, o, depth, alpha, beta),
+        }
+    }
+
+    /// [`Shared::probcut`] with the evaluation `leaf`, `depth` plies deep.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn probcut_with<K: Kernel, L: Leaf>(
+        &self,
+        k: K,
+        c: &mut Counters,
+        leaf: &L,
+        p: u64,
+        o: u64,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        let mut mid = Mid::unlimited(self.probcut_tt, self.probcut_near, leaf);
+        let state = leaf.state(p, o);
+        // The midgame search's values are in hundredths of a disc.
         let up = beta + PROBCUT_MARGIN;
-        if up <= 64 && k.pvs(&shallow, c, abort, p, o, up - 1, up, false, Root::No) >= up {
-            return Some(beta);
-        }
         let down = alpha - PROBCUT_MARGIN;
-        if down >= -64 && k.pvs(&shallow, c, abort, p, o, down, down + 1, false, Root::No) <= down {
-            return Some(alpha);
+        let cut = if up <= 64 && mid.null_window(k, p, o, &state, depth, up * 100) {
+            Some(beta)
+        } else if down >= -64 && !mid.null_window(k, p, o, &state, depth, down * 100 + 1) {
+            Some(alpha)
+        } else {
+            None
+        };
+        *c += mid.c;
+        if cut.is_some() {
+            c.forward_cuts += 1;
         }
-        None
+        cut
     }
 
     /// Enhanced transposition cutoff: a child whose stored upper bound (its own view) proves

@@ -1,6 +1,6 @@
 //! A fast midgame search specialised for Othello: its own node loop over raw bitboards, beside
 //! the endgame solver's and compiled with the same instruction-set kernels, for the searches
-//! that play, hint and analyse.
+//! that play, hint and analyse, and for the shallow searches of the endgame solver's ProbCut.
 //!
 //! It is NegaScout (principal variation search: null windows off the principal variation) with
 //! iterative deepening and a transposition table (the search crate's lock-free
@@ -43,7 +43,7 @@ pub use probcut::{ProbCutParams, Selectivity};
 use search::{Child, Mid, Stop, EVAL_ORDER_DEPTH, MAX_MOVES};
 
 /// A near table (see `search::NEAR_TABLE_BYTES`).
-fn near_table() -> Result<TranspositionTable<Move>, TableAllocError> {
+pub(crate) fn near_table() -> Result<TranspositionTable<Move>, TableAllocError> {
     TranspositionTable::with_bytes(search::NEAR_TABLE_BYTES)
 }
 

@@ -87,7 +87,7 @@ pub(crate) struct Mid<'a, L: Leaf> {
     /// The thread's near table, for the nodes of [`NEAR_DEPTH`].
     pub(super) near: &'a TranspositionTable<Move>,
     pub(super) leaf: &'a L,
-    pub(super) c: Counters,
+    pub(crate) c: Counters,
     /// Leaves evaluated at the horizon (not finished games).
     pub(super) horizon_leaves: u64,
     pub(super) stop: Stop<'a>,
@@ -129,6 +129,49 @@ pub(super) fn table_key(p: u64, o: u64) -> u64 {
 #[inline(always)]
 fn exact(p: u64, o: u64) -> i32 {
     Score::exact(Board::from_disjoint_bits(p, o).final_score()).raw()
+}
+
+impl<'a, L: Leaf> Mid<'a, L> {
+    /// A search with the tables `tt` and `near` and the evaluation `leaf`, without limits or
+    /// ProbCut: the endgame solver's ProbCut tests.
+    pub(crate) fn unlimited(
+        tt: &'a TranspositionTable<Move>,
+        near: &'a TranspositionTable<Move>,
+        leaf: &'a L,
+    ) -> Self {
+        Mid {
+            tt,
+            near,
+            leaf,
+            c: Counters::default(),
+            horizon_leaves: 0,
+            stop: Stop {
+                deadline: None,
+                nodes: None,
+                flags: [None, None],
+                // Never: there is nothing to look at.
+                next_check: u64::MAX,
+                stopped: false,
+            },
+            probcut: None,
+        }
+    }
+
+    /// Whether `(p, o)` (side to move owns `p`, whose evaluation state is `s`) is worth at
+    /// least `threshold` (a raw value) searched `depth` plies: a null-window search.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(crate) fn null_window<K: Kernel>(
+        &mut self,
+        k: K,
+        p: u64,
+        o: u64,
+        s: &L::State,
+        depth: u32,
+        threshold: i32,
+    ) -> bool {
+        self.value(k, p, o, s, true, depth, threshold - 1, threshold, false) >= threshold
+    }
 }
 
 impl<L: Leaf> Mid<'_, L> {
