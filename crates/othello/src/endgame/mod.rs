@@ -171,7 +171,7 @@ impl From<SolverError> for ConfigError {
 
 impl EndgameSolver {
     /// A sequential solver with a transposition table of `tt_mib` MiB (and a quarter as much,
-    /// at most [`PROBCUT_TABLE_MAX_MIB`], for the selective pass's ProbCut searches).
+    /// at most 16 MiB, for the selective pass's ProbCut searches).
     ///
     /// # Panics
     ///
