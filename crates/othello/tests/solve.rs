@@ -247,7 +247,7 @@ fn ffo_43_to_52_solve_to_their_published_scores() {
 }
 
 /// Two solvers: one with the move-ordering pass and the selective pass from 19 empties, one
-/// with neither. The ordering pass is 12 plies deep and its horizon must reach the table's
+/// with neither. The ordering pass is 10 plies deep and its horizon must reach the table's
 /// nodes (7 empties or more) for its heuristic values to matter: the tests solve 19 and 20
 /// empties.
 fn pass_solvers() -> (
