@@ -95,8 +95,8 @@ pub const SELECTIVE_PASS_EMPTIES: u32 = 20;
 const ASPIRATION: i32 = 1;
 
 /// The table of the selective pass's ProbCut searches is a quarter of the solver's table, at
-/// most this many MiB: on FFO #49 and #52, 16 MiB and 64 MiB searched the same nodes within 1%,
-/// 2 MiB 4% more (docs/tuning.md).
+/// least 1 MiB and at most this many: on FFO #49 and #52, 16 MiB and 64 MiB searched the same
+/// nodes within 1%, 2 MiB 4-5% more (docs/tuning.md).
 const PROBCUT_TABLE_MAX_MIB: usize = 16;
 
 /// The size in MiB of the ProbCut searches' table beside a table of `tt_mib` MiB.
@@ -263,7 +263,8 @@ impl EndgameSolver {
         self.isa
     }
 
-    /// Forgets what earlier solves stored.
+    /// Forgets what earlier solves stored (but for the near tables of the ProbCut searches
+    /// run on the pool's threads, which only the selective pass reads: see `parallel`).
     pub fn clear(&mut self) {
         self.tt.clear();
         self.near.clear();

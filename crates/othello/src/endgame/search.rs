@@ -323,7 +323,11 @@ impl Shared<'_> {
         } else {
             None
         };
-        *c += mid.c;
+        // Their nodes count as the solve's; their table probes and cutoffs stay out of the
+        // solve's, which describe its own table and move ordering.
+        c.nodes += mid.c.nodes;
+        c.interior += mid.c.interior;
+        c.leaves += mid.c.leaves;
         if cut.is_some() {
             c.forward_cuts += 1;
         }

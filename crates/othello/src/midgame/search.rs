@@ -159,7 +159,6 @@ impl<'a, L: Leaf> Mid<'a, L> {
 
     /// Whether `(p, o)` (side to move owns `p`, whose evaluation state is `s`) is worth at
     /// least `threshold` (a raw value) searched `depth` plies: a null-window search.
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(crate) fn null_window<K: Kernel>(
         &mut self,
