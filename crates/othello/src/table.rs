@@ -120,15 +120,6 @@ impl EndgameTable {
         Ok(EndgameTable { buckets, age: 0 })
     }
 
-    /// A table of about `mib` MiB (at least one bucket).
-    ///
-    /// # Panics
-    ///
-    /// If the machine cannot give that much memory (see [`EndgameTable::try_new`]).
-    pub fn new(mib: usize) -> Self {
-        Self::try_new(mib).unwrap_or_else(|e| panic!("{e}"))
-    }
-
     /// Starts a new solve: what earlier solves stored stays valid but is replaced first.
     pub fn new_search(&mut self) {
         self.age = self.age.wrapping_add(1);
@@ -233,7 +224,7 @@ mod tests {
 
     #[test]
     fn entries_come_back_with_their_bounds_and_move() {
-        let mut table = EndgameTable::new(1);
+        let mut table = EndgameTable::try_new(1).expect("a table of 1 MiB");
         table.new_search();
         table.store(0x10, 0x20, 30, -64, 12, Some(63), false);
         table.store(0x11, 0x20, 10, -3, 64, None, true);

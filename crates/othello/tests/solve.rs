@@ -265,12 +265,13 @@ fn pass_solvers() -> (
 }
 
 /// Checks that `solver` finds `reference`'s exact score for `p` and a best move whose child
-/// has minus that score; returns whether the two solves' node counts differ.
+/// has minus that score; returns the solve's counters and whether its node count differs from
+/// the reference's.
 fn same_score_and_a_best_move(
     solver: &mut prune_othello::endgame::EndgameSolver,
     reference: &mut prune_othello::endgame::EndgameSolver,
     p: &Position,
-) -> bool {
+) -> (prune_search::Counters, bool) {
     let expected = reference.solve(p.board(), -64, 64);
     let r = solver.solve(p.board(), -64, 64);
     assert_eq!(r.score, expected.score, "{p}");
@@ -278,7 +279,7 @@ fn same_score_and_a_best_move(
     let child = p.play(best).expect("a legal best move");
     let child_score = reference.solve(child.board(), -64, 64).score;
     assert_eq!(-child_score, r.score, "best move {best} of {p}");
-    r.counters.nodes != expected.counters.nodes
+    (r.counters, r.counters.nodes != expected.counters.nodes)
 }
 
 /// The move-ordering pass and the selective pass (forced on small endgames here; by default
@@ -291,7 +292,8 @@ fn the_ordering_pass_keeps_scores_and_best_moves_exact() {
     for seed in 0..8u64 {
         let empties = 19 + (seed % 2) as u32;
         let p = random_endgame(1000 + seed, empties);
-        passes_run += usize::from(same_score_and_a_best_move(&mut with_pass, &mut without, &p));
+        let (_, differs) = same_score_and_a_best_move(&mut with_pass, &mut without, &p);
+        passes_run += usize::from(differs);
     }
     // The pass really ran: it changes the node counts.
     assert!(passes_run >= 6, "only {passes_run} solves differ");
@@ -311,15 +313,18 @@ fn the_selective_pass_keeps_scores_and_best_moves_exact() {
     let mut exact = EndgameSolver::new(16);
     exact.set_ordering_pass_empties(99);
     exact.set_selective_pass_empties(99);
-    let mut differ = 0;
+    let (mut differ, mut cuts) = (0, 0);
     for _round in 0..2 {
         for seed in 0..12u64 {
             let p = random_endgame(3000 + seed, 16 + (seed % 3) as u32);
-            differ += usize::from(same_score_and_a_best_move(&mut selective, &mut exact, &p));
+            let (counters, differs) = same_score_and_a_best_move(&mut selective, &mut exact, &p);
+            differ += usize::from(differs);
+            cuts += counters.forward_cuts;
         }
     }
-    // The selective pass really ran: it changes the node counts.
+    // The selective pass really ran (it changes the node counts) and ProbCut really cut.
     assert!(differ >= 20, "only {differ} solves differ");
+    assert!(cuts > 0, "ProbCut never cut");
 }
 
 /// After the move-ordering pass, the exact search starts from a narrow window around the

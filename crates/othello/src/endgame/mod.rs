@@ -95,8 +95,8 @@ pub const SELECTIVE_PASS_EMPTIES: u32 = 20;
 const ASPIRATION: i32 = 1;
 
 /// The table of the selective pass's ProbCut searches is a quarter of the solver's table, at
-/// least 1 MiB and at most this many: on FFO #49 and #52, 16 MiB and 64 MiB searched the same
-/// nodes within 1%, 2 MiB 4-5% more (docs/tuning.md).
+/// least 1 MiB and at most this many: on FFO #49 and #52, the ProbCut searches took the same
+/// nodes within 1% with 16 MiB and 64 MiB, 4-5% more with 2 MiB (docs/tuning.md).
 const PROBCUT_TABLE_MAX_MIB: usize = 16;
 
 /// The size in MiB of the ProbCut searches' table beside a table of `tt_mib` MiB.
@@ -178,19 +178,8 @@ impl EndgameSolver {
     /// If the machine cannot give that much memory: a size chosen by a user goes through
     /// [`EndgameSolver::with_parallel`], which says so as an error.
     pub fn new(tt_mib: usize) -> Self {
-        EndgameSolver {
-            tt: EndgameTable::new(tt_mib.max(1)),
-            probcut_tt: TranspositionTable::new(probcut_table_mib(tt_mib))
-                .expect("the memory for the ProbCut table"),
-            probcut_near: crate::midgame::near_table().expect("a table of 64 KiB"),
-            near: EndgameTable::try_with_bytes(NEAR_TABLE_BYTES).expect("a table of 64 KiB"),
-            pass_empties: ORDERING_PASS_EMPTIES,
-            selective_empties: SELECTIVE_PASS_EMPTIES,
-            eval: OthelloEval::default(),
-            isa: Isa::best(),
-            parallel: Parallel::SEQUENTIAL,
-            threads: Threads::Sequential,
-        }
+        // One thread starts no pool, so only the memory can fail.
+        Self::with_parallel(tt_mib, Parallel::SEQUENTIAL).expect("the memory for the tables")
     }
 
     /// A solver searching with `parallel` threads and scheme (one table for all threads);
@@ -240,10 +229,8 @@ impl EndgameSolver {
     /// the work.
     pub fn set_eval(&mut self, eval: OthelloEval) {
         // The ProbCut searches' bounds are values of the evaluation.
-        if eval != self.eval {
-            self.probcut_tt.clear();
-            self.probcut_near.clear();
-        }
+        self.probcut_tt.clear();
+        self.probcut_near.clear();
         self.eval = eval;
     }
 

@@ -195,3 +195,35 @@ fn positions_the_cheap_hash_confuses_have_different_keys() {
         .search(&position, &SearchLimits::depth(12));
     assert_eq!(r.score, Score::heuristic(4331));
 }
+
+/// The null-window test the endgame solver's ProbCut runs (`Mid::null_window`) says "at least
+/// `t`" exactly when the minimax value of that depth (the generic alpha-beta's) is at least
+/// `t`: checked at the value itself and one unit either side, with a table shared across the
+/// tests as the solver shares it.
+#[test]
+fn the_null_window_test_agrees_with_the_generic_value() {
+    use crate::endgame::isa::Portable;
+    let eval = OthelloEval::default();
+    let OthelloEval::Pattern(patterns) = &eval else {
+        unreachable!("the default evaluation is the trained patterns")
+    };
+    let (tt, near) = (TranspositionTable::new(1).unwrap(), near_table().unwrap());
+    let mut checked = 0;
+    for (i, position) in positions(30, 4, 23).iter().enumerate() {
+        let depth = 1 + i as u32 % 5;
+        let v = generic_value(position, &eval, depth).raw();
+        let (p, o) = (position.board().player(), position.board().opponent());
+        let state = patterns.state(p, o);
+        for t in [v - 1, v, v + 1] {
+            let mut mid = Mid::unlimited(&tt, &near, patterns);
+            let at_least = mid.null_window(Portable, p, o, &state, depth, t);
+            assert_eq!(
+                at_least,
+                v >= t,
+                "{position} at depth {depth}, threshold {t}"
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 360);
+}
