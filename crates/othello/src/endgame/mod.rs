@@ -32,9 +32,9 @@
 //! end of the game, but with ProbCut at nodes off the principal variation (a shallow search
 //! with the evaluation at its horizon predicts that the node fails high or low by a margin,
 //! and it is cut; the shallow searches are the midgame search's node loop, with a table of
-//! their own). Its bounds are kept in the table marked selective, so the selective pass
-//! uses them and the exact search takes only their best moves; its value centres the exact
-//! search's window.
+//! their own). Its bounds are kept in the table marked selective where ProbCut may have cut
+//! below them (nodes of `PROBCUT_EMPTIES` or more), so the selective pass uses them and the
+//! exact search takes only their best moves; its value centres the exact search's window.
 //!
 //! The node functions are compiled once per instruction set, the best one the CPU has picked
 //! at run time (see [`Isa`] and the `isa` submodule: hardware bit counts and scans, AVX2 flips
@@ -321,7 +321,11 @@ impl EndgameSolver {
             let shared = Shared {
                 tt: &self.tt,
                 near: &self.near,
-                split,
+                split: if selective {
+                    split.for_selective_pass()
+                } else {
+                    split
+                },
                 horizon,
                 eval: &self.eval,
                 selective,
@@ -553,5 +557,90 @@ mod tests {
             checked += 1;
         }
         assert!(checked >= 20, "only {checked} positions checked");
+    }
+
+    /// The selective pass marks the bounds of nodes where ProbCut may have cut below them
+    /// (from `PROBCUT_EMPTIES` empties up) and no others, and every bound it leaves unmarked
+    /// holds for the exact score (a separate solver's). The positions are those reachable from
+    /// the root down to `TABLE_EMPTIES` empties, whose entries are kept in the large table.
+    #[test]
+    fn the_selective_pass_marks_the_bounds_that_probcut_may_have_changed() {
+        use crate::bitboard::{flips_at, legal_moves, random_game};
+        use prune_search::rng::XorShift64;
+        use search::{PROBCUT_EMPTIES, TABLE_EMPTIES};
+        use std::collections::HashSet;
+        let mut rng = XorShift64::new(0x3a7c_5e1e);
+        let mut oracle = EndgameSolver::new(1);
+        let (mut marked, mut unmarked, mut roots) = (0, 0, 0);
+        while roots < 6 {
+            let (p, o) = random_game(&mut rng, 16);
+            if 64 - (p | o).count_ones() != 16 || legal_moves(p, o) == 0 {
+                continue;
+            }
+            roots += 1;
+            let solver = EndgameSolver::new(1);
+            let shared = Shared {
+                tt: &solver.tt,
+                near: &solver.near,
+                split: parallel::Split::Never,
+                horizon: 0,
+                eval: &solver.eval,
+                selective: true,
+                probcut_tt: &solver.probcut_tt,
+                probcut_near: &solver.probcut_near,
+            };
+            let mut c = Counters::default();
+            let mut best = None;
+            let k = isa::Portable;
+            k.pvs(
+                &shared,
+                &mut c,
+                None,
+                p,
+                o,
+                -64,
+                64,
+                true,
+                Root::Main(&mut best),
+            );
+            // Every position reachable down to TABLE_EMPTIES empties, passes included.
+            let mut seen = HashSet::new();
+            let mut stack = vec![(p, o)];
+            while let Some((p, o)) = stack.pop() {
+                let empties = 64 - (p | o).count_ones();
+                if empties < TABLE_EMPTIES || !seen.insert((p, o)) {
+                    continue;
+                }
+                if let Some(e) = solver.tt.probe(p, o) {
+                    if empties >= PROBCUT_EMPTIES {
+                        assert!(e.selective, "{p:#x} {o:#x}: {empties} empties unmarked");
+                        marked += 1;
+                    } else {
+                        assert!(!e.selective, "{p:#x} {o:#x}: {empties} empties marked");
+                        let board = Board::from_bits(p, o).expect("a legal board");
+                        let exact = oracle.solve(&board, -64, 64).score;
+                        assert!(
+                            e.lower <= exact && exact <= e.upper,
+                            "{board:?}: [{}, {}] against {exact}",
+                            e.lower,
+                            e.upper
+                        );
+                        unmarked += 1;
+                    }
+                }
+                let moves = legal_moves(p, o);
+                if moves == 0 {
+                    stack.push((o, p));
+                }
+                for square in (0..64).filter(|s| moves >> s & 1 != 0) {
+                    let flips = flips_at(square, p, o);
+                    stack.push((o & !flips, p | flips | 1 << square));
+                }
+            }
+        }
+        assert!(
+            marked >= 50 && unmarked >= 50,
+            "{marked} marked, {unmarked} unmarked"
+        );
     }
 }
