@@ -129,6 +129,9 @@ pub struct EndgameSolver {
     /// The near-leaf table: nodes of fewer than `TABLE_EMPTIES` empties keep their entries in
     /// this small table, which stays in the caches, not in `tt` (see `search`).
     near: EndgameTable,
+    /// The tables' generation: new whenever they are cleared or the evaluation changes, so
+    /// that the pool threads' own near tables are cleared before they serve this solver again.
+    generation: u64,
     /// Solves of this many empties or more start with a move-ordering pass.
     pass_empties: u32,
     /// Solves of this many empties or more run the selective pass.
@@ -196,6 +199,7 @@ impl EndgameSolver {
             probcut_tt,
             probcut_near,
             near,
+            generation: parallel::new_generation(),
             pass_empties: ORDERING_PASS_EMPTIES,
             selective_empties: SELECTIVE_PASS_EMPTIES,
             eval: OthelloEval::default(),
@@ -231,6 +235,7 @@ impl EndgameSolver {
         // The ProbCut searches' bounds are values of the evaluation.
         self.probcut_tt.clear();
         self.probcut_near.clear();
+        self.generation = parallel::new_generation();
         self.eval = eval;
     }
 
@@ -250,13 +255,14 @@ impl EndgameSolver {
         self.isa
     }
 
-    /// Forgets what earlier solves stored (but for the near tables of the ProbCut searches
-    /// run on the pool's threads, which only the selective pass reads: see `parallel`).
+    /// Forgets what earlier solves stored (the pool threads' own near tables at the next
+    /// solve's first task on each thread).
     pub fn clear(&mut self) {
         self.tt.clear();
         self.near.clear();
         self.probcut_tt.clear();
         self.probcut_near.clear();
+        self.generation = parallel::new_generation();
     }
 
     /// The exact score of `board` (side to move's view) if it lies in `(alpha, beta)`; a bound
@@ -331,6 +337,7 @@ impl EndgameSolver {
                 selective,
                 probcut_tt: &self.probcut_tt,
                 probcut_near: &self.probcut_near,
+                generation: self.generation,
             };
             let exact = horizon == 0 && !selective;
             let (alpha, beta) = if exact { (alpha, beta) } else { (-64, 64) };
@@ -588,6 +595,7 @@ mod tests {
                 selective: true,
                 probcut_tt: &solver.probcut_tt,
                 probcut_near: &solver.probcut_near,
+                generation: solver.generation,
             };
             let mut c = Counters::default();
             let mut best = None;

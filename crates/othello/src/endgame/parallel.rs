@@ -2,7 +2,8 @@
 //! out its remaining moves after its first ones), and Lazy SMP (helpers search the whole tree
 //! with rotated root moves, sharing the table).
 
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering::Relaxed};
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
 
 use prune_search::{Counters, Parallel, ParallelKind, TranspositionTable};
 use rayon::prelude::*;
@@ -120,27 +121,56 @@ impl Threads {
     }
 }
 
+/// The number of a solver's tables: new when a solver is built, and whenever its tables are
+/// cleared or its evaluation changes (see [`new_generation`]).
+static NEXT_GENERATION: AtomicU64 = AtomicU64::new(1);
+
+/// A number no solver's tables had before.
+pub(super) fn new_generation() -> u64 {
+    NEXT_GENERATION.fetch_add(1, Relaxed)
+}
+
+/// A thread's own near tables, for the moves handed to it, and the generation of the tables
+/// whose searches filled them.
+struct ThreadTables {
+    /// The generation of the solver's tables these belong with.
+    generation: u64,
+    /// The near-leaf table (see [`Shared::near`]).
+    near: EndgameTable,
+    /// The near table of ProbCut's shallow searches (see [`Shared::probcut_near`]).
+    probcut_near: TranspositionTable<Move>,
+}
+
 thread_local! {
-    /// Each thread's near-leaf table, for the moves handed to it (see [`Shared::near`]).
-    static NEAR: EndgameTable = EndgameTable::try_with_bytes(NEAR_TABLE_BYTES)
-        .expect("a near-leaf table of 64 KiB");
-    /// Each thread's near table of ProbCut's shallow searches (see [`Shared::probcut_near`]).
-    /// A pool thread keeps it from solve to solve, and from one evaluation to another: its
-    /// values may then mislead the selective pass, never the exact search.
-    static PROBCUT_NEAR: TranspositionTable<Move> =
-        crate::midgame::near_table().expect("a near table of 64 KiB");
+    /// This thread's near tables. A search of another generation than theirs (another solver,
+    /// or the same one after `clear` or `set_eval`) clears them first: the ProbCut searches'
+    /// values belong to one evaluation.
+    static TABLES: RefCell<ThreadTables> = RefCell::new(ThreadTables {
+        generation: 0,
+        near: EndgameTable::try_with_bytes(NEAR_TABLE_BYTES).expect("a near-leaf table of 64 KiB"),
+        probcut_near: crate::midgame::near_table().expect("a near table of 64 KiB"),
+    });
 }
 
 impl Shared<'_> {
-    /// `f` of this search with the near tables of the thread it runs on.
+    /// `f` of this search with the near tables of the thread it runs on, cleared first if they
+    /// belong to another generation of tables.
     fn on_this_thread<R>(&self, f: impl FnOnce(&Shared<'_>) -> R) -> R {
-        NEAR.with(|near| {
-            PROBCUT_NEAR.with(|probcut_near| {
-                f(&Shared {
-                    near,
-                    probcut_near,
-                    ..*self
-                })
+        TABLES.with(|tables| {
+            // A search of this thread that holds the tables (a brother that split again) is of
+            // this generation already, so the tables are free whenever they need clearing.
+            if let Ok(mut mine) = tables.try_borrow_mut() {
+                if mine.generation != self.generation {
+                    mine.near.clear();
+                    mine.probcut_near.clear();
+                    mine.generation = self.generation;
+                }
+            }
+            let mine = tables.borrow();
+            f(&Shared {
+                near: &mine.near,
+                probcut_near: &mine.probcut_near,
+                ..*self
             })
         })
     }
@@ -360,5 +390,56 @@ mod tests {
         assert_eq!(selective.elders(false, SPLIT_EMPTIES - 1), usize::MAX);
         assert_eq!(many.for_selective_pass(), many);
         assert_eq!(Split::Never.for_selective_pass(), Split::Never);
+    }
+
+    /// A thread's own near tables keep what searches of one generation stored, for the next
+    /// search of that generation, and are cleared for a search of another one; `clear` and
+    /// `set_eval` start a new generation.
+    #[test]
+    fn a_thread_clears_its_near_tables_for_another_generation() {
+        use crate::endgame::EndgameSolver;
+        use prune_search::Score;
+        let mut solver = EndgameSolver::new(1);
+        let shared = |generation| Shared {
+            tt: &solver.tt,
+            near: &solver.near,
+            split: Split::Never,
+            horizon: 0,
+            eval: &solver.eval,
+            selective: false,
+            probcut_tt: &solver.probcut_tt,
+            probcut_near: &solver.probcut_near,
+            generation,
+        };
+        let (p, o) = (0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
+        // Any key: the test stores and probes it directly.
+        const KEY: u64 = 0x9e37_79b9_7f4a_7c15;
+        let holds = |s: &Shared<'_>| {
+            assert!(
+                !std::ptr::eq(s.near, &solver.near),
+                "the solver's own table"
+            );
+            (
+                s.near.probe(p, o).is_some(),
+                s.probcut_near.probe(KEY).is_some(),
+            )
+        };
+        let first = new_generation();
+        shared(first).on_this_thread(|s| {
+            s.near.store(p, o, 8, 2, 2, None, false);
+            s.probcut_near
+                .store(KEY, 3, Score::from_raw(100), Score::from_raw(100), None);
+        });
+        assert_eq!(shared(first).on_this_thread(holds), (true, true));
+        assert_eq!(
+            shared(new_generation()).on_this_thread(holds),
+            (false, false)
+        );
+        let before = solver.generation;
+        solver.clear();
+        assert_ne!(solver.generation, before);
+        let before = solver.generation;
+        solver.set_eval(crate::OthelloEval::Hand);
+        assert_ne!(solver.generation, before);
     }
 }

@@ -96,6 +96,9 @@ pub(crate) struct Shared<'a> {
     /// for the search it starts, a thread's own for the moves handed to other threads, as
     /// [`Shared::near`].
     pub(super) probcut_near: &'a TranspositionTable<Move>,
+    /// The generation of the solver's tables: the threads' own near tables are cleared when
+    /// a search of another generation runs on them (see `parallel`).
+    pub(super) generation: u64,
 }
 
 /// What a node is to the root.
