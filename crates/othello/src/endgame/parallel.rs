@@ -42,12 +42,13 @@ pub(super) const EAGER_ELDERS: usize = 1;
 /// are larger, as eager splitting makes many more split points.
 pub const EAGER_SPLIT_EMPTIES: u32 = 16;
 
-/// How many moves a node of the selective pass searches one by one before it splits, with any
-/// number of threads. Most of its nodes off the principal variation are cut by ProbCut before
-/// their moves; the others split after their first move. At two threads this pass searched
-/// 7% more nodes than with [`ELDERS`] and took 12% less time on FFO #40-#52; the exact search
-/// after it was unchanged (docs/tuning.md).
-pub(super) const SELECTIVE_ELDERS: usize = 1;
+/// How many moves a node of the selective pass searches one by one before it splits (at most;
+/// the eager rule's one from [`EAGER_THREADS`]). Most of its nodes off the principal variation
+/// are cut by ProbCut before their moves, and the pass scaled worse than the exact search with
+/// [`ELDERS`]. At two threads, on FFO #40-#52 over five rounds, the pass took about 8% less
+/// time with 2 than with 3 (with 5-6% more of its nodes), and the whole solve less in every
+/// round; 1 made the pass faster still but the whole solve no faster than 2 (docs/tuning.md).
+pub(super) const SELECTIVE_ELDERS: usize = 2;
 
 /// When a node may hand out its moves: after `elders` of them were searched one by one, and
 /// only with `min_empties` empties or more.
@@ -384,7 +385,7 @@ mod tests {
         assert_eq!(many.elders(true, EAGER_SPLIT_EMPTIES - 1), usize::MAX);
         assert_eq!(many.elders(false, 30), usize::MAX);
         assert_eq!(Split::Never.elders(true, 60), usize::MAX);
-        // The selective pass splits after its first move, from the same number of empties.
+        // The selective pass splits after fewer moves, from the same number of empties.
         let selective = few.for_selective_pass();
         assert_eq!(selective.elders(false, SPLIT_EMPTIES), SELECTIVE_ELDERS);
         assert_eq!(selective.elders(false, SPLIT_EMPTIES - 1), usize::MAX);
