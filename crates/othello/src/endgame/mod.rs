@@ -63,7 +63,7 @@ pub use isa::Isa;
 use isa::{with_kernel, Kernel};
 pub use parallel::{EAGER_SPLIT_EMPTIES, EAGER_THREADS, SPLIT_EMPTIES};
 
-use parallel::Threads;
+use parallel::{Split, Threads};
 use search::{Abort, Root, Shared};
 use shallow::parity;
 
@@ -290,6 +290,22 @@ impl EndgameSolver {
         with_kernel!(self.isa, k => self.solve_with(k, board, alpha, beta, stop))
     }
 
+    /// A pass's view of this solver's tables and evaluation: `split` its threads' rule,
+    /// `horizon` and `selective` as in [`Shared`].
+    fn shared(&self, split: Split, horizon: u32, selective: bool) -> Shared<'_> {
+        Shared {
+            tt: &self.tt,
+            near: &self.near,
+            split,
+            horizon,
+            eval: &self.eval,
+            selective,
+            probcut_tt: &self.probcut_tt,
+            probcut_near: &self.probcut_near,
+            generation: self.generation,
+        }
+    }
+
     /// [`EndgameSolver::solve_until`] with the kernel `k`.
     fn solve_with<K: Kernel>(
         &mut self,
@@ -324,21 +340,12 @@ impl EndgameSolver {
             .chain((empties >= self.selective_empties).then_some((0, true)))
             .chain([(0, false)]);
         for (horizon, selective) in passes {
-            let shared = Shared {
-                tt: &self.tt,
-                near: &self.near,
-                split: if selective {
-                    split.for_selective_pass()
-                } else {
-                    split
-                },
-                horizon,
-                eval: &self.eval,
-                selective,
-                probcut_tt: &self.probcut_tt,
-                probcut_near: &self.probcut_near,
-                generation: self.generation,
+            let split = if selective {
+                split.for_selective_pass()
+            } else {
+                split
             };
+            let shared = self.shared(split, horizon, selective);
             let exact = horizon == 0 && !selective;
             let (alpha, beta) = if exact { (alpha, beta) } else { (-64, 64) };
             let (mut lo, mut hi) = match guess {
@@ -586,17 +593,7 @@ mod tests {
             }
             roots += 1;
             let solver = EndgameSolver::new(1);
-            let shared = Shared {
-                tt: &solver.tt,
-                near: &solver.near,
-                split: parallel::Split::Never,
-                horizon: 0,
-                eval: &solver.eval,
-                selective: true,
-                probcut_tt: &solver.probcut_tt,
-                probcut_near: &solver.probcut_near,
-                generation: solver.generation,
-            };
+            let shared = solver.shared(Split::Never, 0, true);
             let mut c = Counters::default();
             let mut best = None;
             let k = isa::Portable;

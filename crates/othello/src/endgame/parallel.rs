@@ -402,15 +402,8 @@ mod tests {
         use prune_search::Score;
         let mut solver = EndgameSolver::new(1);
         let shared = |generation| Shared {
-            tt: &solver.tt,
-            near: &solver.near,
-            split: Split::Never,
-            horizon: 0,
-            eval: &solver.eval,
-            selective: false,
-            probcut_tt: &solver.probcut_tt,
-            probcut_near: &solver.probcut_near,
             generation,
+            ..solver.shared(Split::Never, 0, false)
         };
         let (p, o) = (0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
         // Any key: the test stores and probes it directly.
