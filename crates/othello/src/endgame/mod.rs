@@ -63,7 +63,7 @@ pub use isa::Isa;
 use isa::{with_kernel, Kernel};
 pub use parallel::{EAGER_SPLIT_EMPTIES, EAGER_THREADS, SPLIT_EMPTIES};
 
-use parallel::{Split, Threads};
+use parallel::{NearTables, Split, Threads};
 use search::{Abort, Root, Shared};
 use shallow::parity;
 
@@ -124,14 +124,11 @@ pub struct EndgameSolver {
     /// The table of the selective pass's ProbCut searches (the midgame search's, whose bounds
     /// hold for their depth): a quarter of `tt`'s size, at most [`PROBCUT_TABLE_MAX_MIB`].
     probcut_tt: TranspositionTable<Move>,
-    /// The near table of the ProbCut searches run on the solve's own thread.
-    probcut_near: TranspositionTable<Move>,
-    /// The near-leaf table: nodes of fewer than `TABLE_EMPTIES` empties keep their entries in
-    /// this small table, which stays in the caches, not in `tt` (see `search`).
-    near: EndgameTable,
-    /// The tables' generation: new whenever they are cleared or the evaluation changes, so
-    /// that the pool threads' own near tables are cleared before they serve this solver again.
-    generation: u64,
+    /// The near tables, one set per thread: the near-leaf table (nodes of fewer than
+    /// `TABLE_EMPTIES` empties keep their entries in this small table, which stays in the
+    /// caches, not in `tt`; see `search`) and the ProbCut searches' near table. The first set
+    /// is the solve's own thread's; the others are for the threads that take moves handed out.
+    near_tables: Vec<NearTables>,
     /// Solves of this many empties or more start with a move-ordering pass.
     pass_empties: u32,
     /// Solves of this many empties or more run the selective pass.
@@ -191,15 +188,12 @@ impl EndgameSolver {
     pub fn with_parallel(tt_mib: usize, parallel: Parallel) -> Result<Self, SolverError> {
         let tt = EndgameTable::try_new(tt_mib.max(1))?;
         let probcut_tt = TranspositionTable::new(probcut_table_mib(tt_mib))?;
-        let probcut_near = crate::midgame::near_table()?;
-        let near = EndgameTable::try_with_bytes(NEAR_TABLE_BYTES)?;
+        let near_tables = NearTables::for_threads(parallel)?;
         let threads = Threads::new(parallel)?;
         Ok(EndgameSolver {
             tt,
             probcut_tt,
-            probcut_near,
-            near,
-            generation: parallel::new_generation(),
+            near_tables,
             pass_empties: ORDERING_PASS_EMPTIES,
             selective_empties: SELECTIVE_PASS_EMPTIES,
             eval: OthelloEval::default(),
@@ -234,8 +228,9 @@ impl EndgameSolver {
     pub fn set_eval(&mut self, eval: OthelloEval) {
         // The ProbCut searches' bounds are values of the evaluation.
         self.probcut_tt.clear();
-        self.probcut_near.clear();
-        self.generation = parallel::new_generation();
+        for tables in &mut self.near_tables {
+            tables.probcut_near.clear();
+        }
         self.eval = eval;
     }
 
@@ -255,14 +250,14 @@ impl EndgameSolver {
         self.isa
     }
 
-    /// Forgets what earlier solves stored (the pool threads' own near tables at the next
-    /// solve's first task on each thread).
+    /// Forgets what earlier solves stored.
     pub fn clear(&mut self) {
         self.tt.clear();
-        self.near.clear();
         self.probcut_tt.clear();
-        self.probcut_near.clear();
-        self.generation = parallel::new_generation();
+        for tables in &mut self.near_tables {
+            tables.near.clear();
+            tables.probcut_near.clear();
+        }
     }
 
     /// The exact score of `board` (side to move's view) if it lies in `(alpha, beta)`; a bound
@@ -295,14 +290,14 @@ impl EndgameSolver {
     fn shared(&self, split: Split, horizon: u32, selective: bool) -> Shared<'_> {
         Shared {
             tt: &self.tt,
-            near: &self.near,
+            near: &self.near_tables[0].near,
             split,
             horizon,
             eval: &self.eval,
             selective,
             probcut_tt: &self.probcut_tt,
-            probcut_near: &self.probcut_near,
-            generation: self.generation,
+            probcut_near: &self.near_tables[0].probcut_near,
+            near_tables: &self.near_tables,
         }
     }
 
@@ -316,9 +311,11 @@ impl EndgameSolver {
         stop: &AtomicBool,
     ) -> Option<EndgameResult> {
         self.tt.new_search();
-        self.near.new_search();
         self.probcut_tt.new_search();
-        self.probcut_near.new_search();
+        for tables in &mut self.near_tables {
+            tables.near.new_search();
+            tables.probcut_near.new_search();
+        }
         let outside = Abort {
             flag: stop,
             parent: None,

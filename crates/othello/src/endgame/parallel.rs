@@ -2,10 +2,9 @@
 //! out its remaining moves after its first ones), and Lazy SMP (helpers search the whole tree
 //! with rotated root moves, sharing the table).
 
-use std::cell::RefCell;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering::Relaxed};
 
-use prune_search::{Counters, Parallel, ParallelKind, TranspositionTable};
+use prune_search::{Counters, Parallel, ParallelKind, TableAllocError, TranspositionTable};
 use rayon::prelude::*;
 
 use super::moves::{MoveList, Placement};
@@ -122,58 +121,53 @@ impl Threads {
     }
 }
 
-/// The number of a solver's tables: new when a solver is built, and whenever its tables are
-/// cleared or its evaluation changes (see [`new_generation`]).
-static NEXT_GENERATION: AtomicU64 = AtomicU64::new(1);
-
-/// A number no solver's tables had before.
-pub(super) fn new_generation() -> u64 {
-    NEXT_GENERATION.fetch_add(1, Relaxed)
+/// The near tables of one thread: for the solve's own thread, and for each thread that takes
+/// moves handed out (see [`Shared::near`] and [`Shared::probcut_near`]). The solver owns one
+/// set per thread, so that `clear` and `set_eval` reach them all.
+pub(super) struct NearTables {
+    /// The near-leaf table.
+    pub(super) near: EndgameTable,
+    /// The near table of ProbCut's shallow searches.
+    pub(super) probcut_near: TranspositionTable<Move>,
 }
 
-/// A thread's own near tables, for the moves handed to it, and the generation of the tables
-/// whose searches filled them.
-struct ThreadTables {
-    /// The generation of the solver's tables these belong with.
-    generation: u64,
-    /// The near-leaf table (see [`Shared::near`]).
-    near: EndgameTable,
-    /// The near table of ProbCut's shallow searches (see [`Shared::probcut_near`]).
-    probcut_near: TranspositionTable<Move>,
-}
+impl NearTables {
+    /// Empty tables; fails if the machine cannot give their memory.
+    pub(super) fn new() -> Result<Self, TableAllocError> {
+        Ok(NearTables {
+            near: EndgameTable::try_with_bytes(NEAR_TABLE_BYTES)?,
+            probcut_near: crate::midgame::near_table()?,
+        })
+    }
 
-thread_local! {
-    /// This thread's near tables. A search of another generation than theirs (another solver,
-    /// or the same one after `clear` or `set_eval`) clears them first: the ProbCut searches'
-    /// values belong to one evaluation.
-    static TABLES: RefCell<ThreadTables> = RefCell::new(ThreadTables {
-        generation: 0,
-        near: EndgameTable::try_with_bytes(NEAR_TABLE_BYTES).expect("a near-leaf table of 64 KiB"),
-        probcut_near: crate::midgame::near_table().expect("a near table of 64 KiB"),
-    });
+    /// The sets for a solver with `parallel`'s threads: one for the solve's own thread (index
+    /// 0), and one for each thread that may take moves handed out (see [`Shared::on_thread`]).
+    pub(super) fn for_threads(parallel: Parallel) -> Result<Vec<Self>, TableAllocError> {
+        let sets = match parallel.threads {
+            1 => 1,
+            n => n + 1,
+        };
+        (0..sets).map(|_| NearTables::new()).collect()
+    }
 }
 
 impl Shared<'_> {
-    /// `f` of this search with the near tables of the thread it runs on, cleared first if they
-    /// belong to another generation of tables.
-    fn on_this_thread<R>(&self, f: impl FnOnce(&Shared<'_>) -> R) -> R {
-        TABLES.with(|tables| {
-            // A search of this thread that holds the tables (a brother that split again) is of
-            // this generation already, so the tables are free whenever they need clearing.
-            if let Ok(mut mine) = tables.try_borrow_mut() {
-                if mine.generation != self.generation {
-                    mine.near.clear();
-                    mine.probcut_near.clear();
-                    mine.generation = self.generation;
-                }
-            }
-            let mine = tables.borrow();
-            f(&Shared {
-                near: &mine.near,
-                probcut_near: &mine.probcut_near,
-                ..*self
-            })
+    /// `f` of this search with the near tables of set `index` (see [`NearTables::for_threads`];
+    /// the solve's own set if there is no such set). Any set gives the same results: the tables
+    /// are per thread only so that threads do not write to one small table at once.
+    fn on_thread<R>(&self, index: usize, f: impl FnOnce(&Shared<'_>) -> R) -> R {
+        let mine = self.near_tables.get(index).unwrap_or(&self.near_tables[0]);
+        f(&Shared {
+            near: &mine.near,
+            probcut_near: &mine.probcut_near,
+            ..*self
         })
+    }
+
+    /// [`Shared::on_thread`] with the set of the pool thread this runs on.
+    fn on_this_pool_thread<R>(&self, f: impl FnOnce(&Shared<'_>) -> R) -> R {
+        let index = rayon::current_thread_index().map_or(0, |i| i + 1);
+        self.on_thread(index, f)
     }
 }
 
@@ -262,7 +256,7 @@ impl Shared<'_> {
                     let stop = &stop;
                     scope.spawn(move || {
                         let mut c = Counters::default();
-                        self.on_this_thread(|shared| {
+                        self.on_thread(i, |shared| {
                             k.pvs(
                                 shared,
                                 &mut c,
@@ -328,7 +322,7 @@ impl Shared<'_> {
                 if a >= beta || stopped(Some(&here)) {
                     return (None, mine);
                 }
-                let v = self.on_this_thread(|shared| {
+                let v = self.on_this_pool_thread(|shared| {
                     shared.child(k, &mut mine, Some(&here), p, o, m, false, a, beta, pv_node)
                 });
                 if stopped(Some(&here)) {
@@ -393,47 +387,54 @@ mod tests {
         assert_eq!(Split::Never.for_selective_pass(), Split::Never);
     }
 
-    /// A thread's own near tables keep what searches of one generation stored, for the next
-    /// search of that generation, and are cleared for a search of another one; `clear` and
-    /// `set_eval` start a new generation.
+    /// Each thread has its own near tables, which belong to the solver: a search on a pool
+    /// thread takes that thread's set, `clear` forgets every set, and `set_eval` every set's
+    /// ProbCut table (values of the old evaluation); one thread has only the solve's own set.
     #[test]
-    fn a_thread_clears_its_near_tables_for_another_generation() {
+    fn each_thread_has_near_tables_that_the_solver_clears() {
         use crate::endgame::EndgameSolver;
         use prune_search::Score;
-        let mut solver = EndgameSolver::new(1);
-        let shared = |generation| Shared {
-            generation,
-            ..solver.shared(Split::Never, 0, false)
+        assert_eq!(EndgameSolver::new(1).near_tables.len(), 1);
+        let two = Parallel::new(2, ParallelKind::Ybwc).expect("two threads");
+        let mut solver = EndgameSolver::with_parallel(1, two).expect("a solver of two threads");
+        assert_eq!(solver.near_tables.len(), 3);
+        // On a pool thread a search takes the set after the solve's own, by the thread's index.
+        let Threads::Split(pool, _) = &solver.threads else {
+            panic!("a pool of two threads")
         };
+        let shared = solver.shared(Split::Never, 0, false);
+        let on_its_own = pool.broadcast(|_| {
+            let i = rayon::current_thread_index().expect("a pool thread");
+            shared.on_this_pool_thread(|s| std::ptr::eq(s.near, &solver.near_tables[i + 1].near))
+        });
+        assert_eq!(on_its_own, [true, true]);
         let (p, o) = (0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
         // Any key: the test stores and probes it directly.
         const KEY: u64 = 0x9e37_79b9_7f4a_7c15;
-        let holds = |s: &Shared<'_>| {
-            assert!(
-                !std::ptr::eq(s.near, &solver.near),
-                "the solver's own table"
-            );
+        let store = |solver: &EndgameSolver| {
+            solver.shared(Split::Never, 0, false).on_thread(2, |s| {
+                assert!(std::ptr::eq(s.near, &solver.near_tables[2].near));
+                s.near.store(p, o, 8, 2, 2, None, false);
+                s.probcut_near
+                    .store(KEY, 3, Score::from_raw(100), Score::from_raw(100), None);
+            })
+        };
+        let holds = |solver: &EndgameSolver, i: usize| {
+            let tables = &solver.near_tables[i];
             (
-                s.near.probe(p, o).is_some(),
-                s.probcut_near.probe(KEY).is_some(),
+                tables.near.probe(p, o).is_some(),
+                tables.probcut_near.probe(KEY).is_some(),
             )
         };
-        let first = new_generation();
-        shared(first).on_this_thread(|s| {
-            s.near.store(p, o, 8, 2, 2, None, false);
-            s.probcut_near
-                .store(KEY, 3, Score::from_raw(100), Score::from_raw(100), None);
-        });
-        assert_eq!(shared(first).on_this_thread(holds), (true, true));
+        store(&solver);
         assert_eq!(
-            shared(new_generation()).on_this_thread(holds),
-            (false, false)
+            [holds(&solver, 1), holds(&solver, 2)],
+            [(false, false), (true, true)]
         );
-        let before = solver.generation;
-        solver.clear();
-        assert_ne!(solver.generation, before);
-        let before = solver.generation;
         solver.set_eval(crate::OthelloEval::Hand);
-        assert_ne!(solver.generation, before);
+        assert_eq!(holds(&solver, 2), (true, false));
+        store(&solver);
+        solver.clear();
+        assert_eq!(holds(&solver, 2), (false, false));
     }
 }

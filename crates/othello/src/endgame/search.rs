@@ -9,7 +9,7 @@ use prune_search::{Counters, TranspositionTable};
 
 use super::moves::{MoveList, Placement, Stack, MAX_MOVES};
 use super::ordering::EVAL_ORDER_EMPTIES;
-use super::parallel::Split;
+use super::parallel::{NearTables, Split};
 use super::shallow::{final_score, parity, stability_cutoff};
 use super::{CountCutoff, Kernel, ORDERED_EMPTIES};
 use crate::midgame::leaf::Leaf;
@@ -96,9 +96,9 @@ pub(crate) struct Shared<'a> {
     /// for the search it starts, a thread's own for the moves handed to other threads, as
     /// [`Shared::near`].
     pub(super) probcut_near: &'a TranspositionTable<Move>,
-    /// The generation of the solver's tables: the threads' own near tables are cleared when
-    /// a search of another generation runs on them (see `parallel`).
-    pub(super) generation: u64,
+    /// The solver's near tables, one set per thread (see `parallel`): a search handed to another
+    /// thread takes that thread's set as [`Shared::near`] and [`Shared::probcut_near`].
+    pub(super) near_tables: &'a [NearTables],
 }
 
 /// What a node is to the root.
