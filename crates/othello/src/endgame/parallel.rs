@@ -197,18 +197,21 @@ impl Split {
     }
 
     /// How many moves a node of `empties` empties searches one by one before it hands out the
-    /// rest: `usize::MAX` where it may not split.
+    /// rest: `usize::MAX` where it may not split; one where an earlier pass found it failing
+    /// low (`failed_low_before`), as all its moves will most likely be searched.
     #[inline(always)]
-    pub(super) fn elders(self, pv_node: bool, empties: u32) -> usize {
+    pub(super) fn elders(self, pv_node: bool, empties: u32, failed_low_before: bool) -> usize {
         let rule = match self {
             Split::AnyNode(rule) => rule,
             Split::PvNodes(rule) if pv_node => rule,
             _ => return usize::MAX,
         };
-        if empties >= rule.min_empties {
-            rule.elders
-        } else {
+        if empties < rule.min_empties {
             usize::MAX
+        } else if failed_low_before {
+            1
+        } else {
+            rule.elders
         }
     }
 }
@@ -372,17 +375,29 @@ mod tests {
             SplitRule::for_threads(2)
         );
         let few = Split::AnyNode(SplitRule::for_threads(2));
-        assert_eq!(few.elders(false, SPLIT_EMPTIES), ELDERS);
-        assert_eq!(few.elders(true, SPLIT_EMPTIES - 1), usize::MAX);
+        assert_eq!(few.elders(false, SPLIT_EMPTIES, false), ELDERS);
+        assert_eq!(few.elders(true, SPLIT_EMPTIES - 1, false), usize::MAX);
+        // A node that an earlier pass found failing low splits after its first move.
+        assert_eq!(few.elders(false, SPLIT_EMPTIES, true), 1);
+        assert_eq!(few.elders(false, SPLIT_EMPTIES - 1, true), usize::MAX);
         let many = Split::PvNodes(SplitRule::for_threads(EAGER_THREADS));
-        assert_eq!(many.elders(true, EAGER_SPLIT_EMPTIES), EAGER_ELDERS);
-        assert_eq!(many.elders(true, EAGER_SPLIT_EMPTIES - 1), usize::MAX);
-        assert_eq!(many.elders(false, 30), usize::MAX);
-        assert_eq!(Split::Never.elders(true, 60), usize::MAX);
+        assert_eq!(many.elders(true, EAGER_SPLIT_EMPTIES, false), EAGER_ELDERS);
+        assert_eq!(
+            many.elders(true, EAGER_SPLIT_EMPTIES - 1, false),
+            usize::MAX
+        );
+        assert_eq!(many.elders(false, 30, false), usize::MAX);
+        assert_eq!(Split::Never.elders(true, 60, true), usize::MAX);
         // The selective pass splits after fewer moves, from the same number of empties.
         let selective = few.for_selective_pass();
-        assert_eq!(selective.elders(false, SPLIT_EMPTIES), SELECTIVE_ELDERS);
-        assert_eq!(selective.elders(false, SPLIT_EMPTIES - 1), usize::MAX);
+        assert_eq!(
+            selective.elders(false, SPLIT_EMPTIES, false),
+            SELECTIVE_ELDERS
+        );
+        assert_eq!(
+            selective.elders(false, SPLIT_EMPTIES - 1, false),
+            usize::MAX
+        );
         assert_eq!(many.for_selective_pass(), many);
         assert_eq!(Split::Never.for_selective_pass(), Split::Never);
     }

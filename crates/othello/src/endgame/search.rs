@@ -179,6 +179,9 @@ impl Shared<'_> {
         let mut a = alpha;
         c.tt_probes += 1;
         let mut tt_move = None;
+        // Whether the selective pass found this node failing low: then it most likely must
+        // search every move, and may hand them out early (see `Split::elders`).
+        let mut failed_low_before = false;
         let table = if empties >= TABLE_EMPTIES || root.is_root() {
             self.tt
         } else {
@@ -187,6 +190,7 @@ impl Shared<'_> {
         if let Some(mut e) = table.probe(p, o) {
             c.tt_hits += 1;
             if !e.bounds_hold(self.selective) {
+                failed_low_before = e.upper <= alpha;
                 (e.lower, e.upper) = (-64, 64);
             }
             if !root.is_root() && (e.lower >= beta || e.upper <= alpha || e.lower == e.upper) {
@@ -219,7 +223,7 @@ impl Shared<'_> {
         let mut best = -65;
         let mut best_sq = None;
         let mut i = 0;
-        let split_after = self.split.elders(pv_node, empties);
+        let split_after = self.split.elders(pv_node, empties, failed_low_before);
         while let Some(m) = list.next_best() {
             if i >= split_after && !list.is_empty() {
                 let found = self.split(k, c, abort, (p, o), m, &mut list, a, beta, pv_node);
