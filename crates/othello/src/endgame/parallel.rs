@@ -2,7 +2,7 @@
 //! out its remaining moves after its first ones), and Lazy SMP (helpers search the whole tree
 //! with rotated root moves, sharing the table).
 
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering::Relaxed};
 
 use prune_search::{Counters, Parallel, ParallelKind, TableAllocError, TranspositionTable};
 use rayon::prelude::*;
@@ -286,8 +286,8 @@ impl Shared<'_> {
     }
 
     /// Young brothers: the moves left after the eldest (`next` and the rest of `list`) are
-    /// searched by the pool's threads at once, each with the best alpha known when it starts;
-    /// a cutoff stops the others. Returns the best value found with its move and its index
+    /// searched by the pool's threads at once, each thread taking the next one in order, with
+    /// the best alpha known when it starts; a cutoff stops the others. Returns the best value found with its move and its index
     /// among the brothers (`None` if every brother was stopped).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn split<K: Kernel>(
@@ -316,40 +316,54 @@ impl Shared<'_> {
         // Each result says whether its value is more than a bound: a value at or below the
         // alpha it was searched with only says the move is no better, so on a tie it must not
         // displace a brother whose value was proven.
-        let results: Vec<(Option<BrotherResult>, Counters)> = brothers
-            .par_iter()
-            .enumerate()
-            .map(|(index, &m)| {
+        // A thread that joins takes the next brother in order, best first: a split of the list
+        // would give it the moves from the middle of the list on, the least likely to matter,
+        // and the nodes they cost were wasted wherever an earlier brother cut off.
+        let next = AtomicUsize::new(0);
+        let workers = rayon::current_num_threads().clamp(1, brothers.len());
+        let results: Vec<(Vec<BrotherResult>, Counters)> = (0..workers)
+            .into_par_iter()
+            .map(|_| {
                 let mut mine = Counters::default();
-                let a = alpha.load(Relaxed);
-                if a >= beta || stopped(Some(&here)) {
-                    return (None, mine);
+                let mut found = Vec::new();
+                loop {
+                    let index = next.fetch_add(1, Relaxed);
+                    let Some(&m) = brothers.get(index) else {
+                        break;
+                    };
+                    let a = alpha.load(Relaxed);
+                    if a >= beta || stopped(Some(&here)) {
+                        break;
+                    }
+                    let v = self.on_this_pool_thread(|shared| {
+                        shared.child(k, &mut mine, Some(&here), p, o, m, false, a, beta, pv_node)
+                    });
+                    if stopped(Some(&here)) {
+                        break;
+                    }
+                    if v > a {
+                        alpha.fetch_max(v, Relaxed);
+                    }
+                    if v >= beta {
+                        cut.store(true, Relaxed);
+                    }
+                    let brother = Brother {
+                        value: v,
+                        square: m.square,
+                        index: index + 1,
+                    };
+                    found.push(BrotherResult {
+                        brother,
+                        proven: v > a,
+                    });
                 }
-                let v = self.on_this_pool_thread(|shared| {
-                    shared.child(k, &mut mine, Some(&here), p, o, m, false, a, beta, pv_node)
-                });
-                if stopped(Some(&here)) {
-                    return (None, mine);
-                }
-                if v > a {
-                    alpha.fetch_max(v, Relaxed);
-                }
-                if v >= beta {
-                    cut.store(true, Relaxed);
-                }
-                let brother = Brother {
-                    value: v,
-                    square: m.square,
-                    index: index + 1,
-                };
-                let proven = v > a;
-                (Some(BrotherResult { brother, proven }), mine)
+                (found, mine)
             })
             .collect();
         let mut best: Option<BrotherResult> = None;
-        for (result, counters) in results {
+        for (found, counters) in results {
             *c += counters;
-            if let Some(r) = result {
+            for r in found {
                 let better = |b: &BrotherResult| {
                     let (v, bv) = (r.brother.value, b.brother.value);
                     v > bv || (v == bv && r.proven && !b.proven)
