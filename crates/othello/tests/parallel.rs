@@ -64,7 +64,8 @@ fn every_scheme_and_thread_count_finds_the_sequential_score() {
     }
 }
 
-/// FFO #40 (20 empties, +38 for the side to move: the published score) with every scheme.
+/// FFO #40 (20 empties, +38 for the side to move: the published score) with every scheme, the
+/// split schemes splitting.
 #[test]
 fn ffo_40_in_parallel() {
     let ffo = builtin_suite("ffo-40-59").unwrap();
@@ -78,6 +79,14 @@ fn ffo_40_in_parallel() {
         );
         let r = s.solve(&entry.position);
         assert_eq!(r.score, 38, "{kind}");
+        // YBWC and PV splitting did hand moves to the other thread (at 20 empties the selective
+        // pass runs too, with its own split rule); Lazy SMP never splits.
+        let splits = r.stats.total.splits;
+        assert_eq!(
+            splits > 0,
+            kind != ParallelKind::LazySmp,
+            "{kind}: {splits} splits"
+        );
         assert!(
             entry.best_moves().contains(&r.best_move.unwrap()),
             "{kind}: {:?} is not among the optimal moves {:?}",

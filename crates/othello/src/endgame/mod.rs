@@ -290,13 +290,12 @@ impl EndgameSolver {
     fn shared(&self, split: Split, horizon: u32, selective: bool) -> Shared<'_> {
         Shared {
             tt: &self.tt,
-            near: &self.near_tables[0].near,
+            tables: &self.near_tables[0],
             split,
             horizon,
             eval: &self.eval,
             selective,
             probcut_tt: &self.probcut_tt,
-            probcut_near: &self.near_tables[0].probcut_near,
             near_tables: &self.near_tables,
         }
     }

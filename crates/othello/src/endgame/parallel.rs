@@ -122,7 +122,7 @@ impl Threads {
 }
 
 /// The near tables of one thread: for the solve's own thread, and for each thread that takes
-/// moves handed out (see [`Shared::near`] and [`Shared::probcut_near`]). The solver owns one
+/// moves handed out (see [`Shared::tables`]). The solver owns one
 /// set per thread, so that `clear` and `set_eval` reach them all.
 pub(super) struct NearTables {
     /// The near-leaf table.
@@ -152,14 +152,12 @@ impl NearTables {
 }
 
 impl Shared<'_> {
-    /// `f` of this search with the near tables of set `index` (see [`NearTables::for_threads`];
-    /// the solve's own set if there is no such set). Any set gives the same results: the tables
-    /// are per thread only so that threads do not write to one small table at once.
+    /// `f` of this search with the near tables of set `index` (see [`NearTables::for_threads`]).
+    /// Any set gives the same results: the tables are per thread only so that threads do not
+    /// write to one small table at once.
     fn on_thread<R>(&self, index: usize, f: impl FnOnce(&Shared<'_>) -> R) -> R {
-        let mine = self.near_tables.get(index).unwrap_or(&self.near_tables[0]);
         f(&Shared {
-            near: &mine.near,
-            probcut_near: &mine.probcut_near,
+            tables: &self.near_tables[index],
             ..*self
         })
     }
@@ -234,6 +232,22 @@ struct BrotherResult {
     proven: bool,
 }
 
+impl BrotherResult {
+    /// `result` if it is better than `best` (or there is none), else `best`. A value at or
+    /// below the alpha it was searched with only says the move is no better, so on a tie it
+    /// must not displace a brother whose value was proven.
+    fn better(best: Option<Self>, result: Option<Self>) -> Option<Self> {
+        match (best, result) {
+            (Some(b), Some(r)) => {
+                let (v, bv) = (r.brother.value, b.brother.value);
+                let wins = v > bv || (v == bv && r.proven && !b.proven);
+                Some(if wins { r } else { b })
+            }
+            (b, r) => b.or(r),
+        }
+    }
+}
+
 impl Shared<'_> {
     /// Lazy SMP: `threads - 1` helpers search the root with their root moves rotated, sharing
     /// the table with the main search (`main`), and stop when it is done.
@@ -287,8 +301,9 @@ impl Shared<'_> {
 
     /// Young brothers: the moves left after the eldest (`next` and the rest of `list`) are
     /// searched by the pool's threads at once, each thread taking the next one in order, with
-    /// the best alpha known when it starts; a cutoff stops the others. Returns the best value found with its move and its index
-    /// among the brothers (`None` if every brother was stopped).
+    /// the best alpha known when it starts; a cutoff stops the others. Returns the best value
+    /// found with its move and its index among the brothers (`None` if every brother was
+    /// stopped).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn split<K: Kernel>(
         &self,
@@ -313,65 +328,52 @@ impl Shared<'_> {
             parent: abort,
         };
         let alpha = AtomicI32::new(a);
-        // Each result says whether its value is more than a bound: a value at or below the
-        // alpha it was searched with only says the move is no better, so on a tie it must not
-        // displace a brother whose value was proven.
-        // A thread that joins takes the next brother in order, best first: a split of the list
-        // would give it the moves from the middle of the list on, the least likely to matter,
-        // and the nodes they cost were wasted wherever an earlier brother cut off.
+        // One task per thread; each takes the next brother in order, best first. (A parallel
+        // iterator over the list would halve it, and a thread that joined would start from the
+        // middle, on the moves least likely to matter, wasted wherever an earlier one cut off.)
+        // A task runs on one thread, so it takes that thread's near tables once.
         let next = AtomicUsize::new(0);
         let workers = rayon::current_num_threads().clamp(1, brothers.len());
-        let results: Vec<(Vec<BrotherResult>, Counters)> = (0..workers)
-            .into_par_iter()
-            .map(|_| {
-                let mut mine = Counters::default();
-                let mut found = Vec::new();
-                loop {
-                    let index = next.fetch_add(1, Relaxed);
-                    let Some(&m) = brothers.get(index) else {
-                        break;
-                    };
-                    let a = alpha.load(Relaxed);
-                    if a >= beta || stopped(Some(&here)) {
-                        break;
-                    }
-                    let v = self.on_this_pool_thread(|shared| {
-                        shared.child(k, &mut mine, Some(&here), p, o, m, false, a, beta, pv_node)
-                    });
-                    if stopped(Some(&here)) {
-                        break;
-                    }
-                    if v > a {
-                        alpha.fetch_max(v, Relaxed);
-                    }
-                    if v >= beta {
-                        cut.store(true, Relaxed);
-                    }
-                    let brother = Brother {
-                        value: v,
-                        square: m.square,
-                        index: index + 1,
-                    };
-                    found.push(BrotherResult {
-                        brother,
-                        proven: v > a,
-                    });
+        let work = |shared: &Shared<'_>| {
+            let mut mine = Counters::default();
+            let mut best = None;
+            loop {
+                let index = next.fetch_add(1, Relaxed);
+                let Some(&m) = brothers.get(index) else {
+                    break;
+                };
+                let a = alpha.load(Relaxed);
+                if a >= beta || stopped(Some(&here)) {
+                    break;
                 }
-                (found, mine)
-            })
+                let v = shared.child(k, &mut mine, Some(&here), p, o, m, false, a, beta, pv_node);
+                if stopped(Some(&here)) {
+                    break;
+                }
+                if v > a {
+                    alpha.fetch_max(v, Relaxed);
+                }
+                if v >= beta {
+                    cut.store(true, Relaxed);
+                }
+                let brother = Brother {
+                    value: v,
+                    square: m.square,
+                    index: index + 1,
+                };
+                let proven = v > a;
+                best = BrotherResult::better(best, Some(BrotherResult { brother, proven }));
+            }
+            (best, mine)
+        };
+        let results: Vec<(Option<BrotherResult>, Counters)> = (0..workers)
+            .into_par_iter()
+            .map(|_| self.on_this_pool_thread(work))
             .collect();
-        let mut best: Option<BrotherResult> = None;
+        let mut best = None;
         for (found, counters) in results {
             *c += counters;
-            for r in found {
-                let better = |b: &BrotherResult| {
-                    let (v, bv) = (r.brother.value, b.brother.value);
-                    v > bv || (v == bv && r.proven && !b.proven)
-                };
-                if best.as_ref().is_none_or(better) {
-                    best = Some(r);
-                }
-            }
+            best = BrotherResult::better(best, found);
         }
         best.map(|b| b.brother)
     }
@@ -434,7 +436,7 @@ mod tests {
         let shared = solver.shared(Split::Never, 0, false);
         let on_its_own = pool.broadcast(|_| {
             let i = rayon::current_thread_index().expect("a pool thread");
-            shared.on_this_pool_thread(|s| std::ptr::eq(s.near, &solver.near_tables[i + 1].near))
+            shared.on_this_pool_thread(|s| std::ptr::eq(s.tables, &solver.near_tables[i + 1]))
         });
         assert_eq!(on_its_own, [true, true]);
         let (p, o) = (0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
@@ -442,10 +444,15 @@ mod tests {
         const KEY: u64 = 0x9e37_79b9_7f4a_7c15;
         let store = |solver: &EndgameSolver| {
             solver.shared(Split::Never, 0, false).on_thread(2, |s| {
-                assert!(std::ptr::eq(s.near, &solver.near_tables[2].near));
-                s.near.store(p, o, 8, 2, 2, None, false);
-                s.probcut_near
-                    .store(KEY, 3, Score::from_raw(100), Score::from_raw(100), None);
+                assert!(std::ptr::eq(s.tables, &solver.near_tables[2]));
+                s.tables.near.store(p, o, 8, 2, 2, None, false);
+                s.tables.probcut_near.store(
+                    KEY,
+                    3,
+                    Score::from_raw(100),
+                    Score::from_raw(100),
+                    None,
+                );
             })
         };
         let holds = |solver: &EndgameSolver, i: usize| {

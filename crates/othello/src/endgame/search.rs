@@ -74,10 +74,11 @@ pub(super) fn stopped(abort: Option<&Abort<'_>>) -> bool {
 pub(crate) struct Shared<'a> {
     /// The transposition table.
     pub(super) tt: &'a EndgameTable,
-    /// The near-leaf table, for nodes of fewer than [`TABLE_EMPTIES`] empties: the solver's
-    /// own for the search it starts, a thread's own for the moves handed to other threads
-    /// (see `parallel`), as threads writing to one small table slowed each other down.
-    pub(super) near: &'a EndgameTable,
+    /// The near tables of the thread this search runs on (see `parallel`): the near-leaf
+    /// table, for nodes of fewer than [`TABLE_EMPTIES`] empties, and the near table of
+    /// ProbCut's shallow searches (see `midgame::search`). A thread has its own, as threads
+    /// writing to one small table slowed each other down.
+    pub(super) tables: &'a NearTables,
     /// Which nodes may split, and when: none (sequential, Lazy SMP), PV nodes, or any.
     pub(super) split: Split,
     /// 0 for the exact search; otherwise a move-ordering pass: nodes with this many empties
@@ -92,12 +93,8 @@ pub(crate) struct Shared<'a> {
     /// The table of ProbCut's shallow searches (the midgame search's: their bounds hold for
     /// their depth only).
     pub(super) probcut_tt: &'a TranspositionTable<Move>,
-    /// The near table of ProbCut's shallow searches (see `midgame::search`): the solver's own
-    /// for the search it starts, a thread's own for the moves handed to other threads, as
-    /// [`Shared::near`].
-    pub(super) probcut_near: &'a TranspositionTable<Move>,
-    /// The solver's near tables, one set per thread (see `parallel`): a search handed to another
-    /// thread takes that thread's set as [`Shared::near`] and [`Shared::probcut_near`].
+    /// The solver's near tables, one set per thread: the first is the solve's own thread's; a
+    /// search handed to another thread takes that thread's set as [`Shared::tables`].
     pub(super) near_tables: &'a [NearTables],
 }
 
@@ -185,7 +182,7 @@ impl Shared<'_> {
         let table = if empties >= TABLE_EMPTIES || root.is_root() {
             self.tt
         } else {
-            self.near
+            &self.tables.near
         };
         if let Some(mut e) = table.probe(p, o) {
             c.tt_hits += 1;
@@ -289,7 +286,7 @@ impl Shared<'_> {
     /// `alpha`); if it lands beyond, the node is taken to fail high (low) without a search.
     ///
     /// The shallow searches are the midgame search's node loop (`midgame::search`), with its
-    /// own tables ([`Shared::probcut_tt`], [`Shared::probcut_near`]): the evaluation's state
+    /// own tables ([`Shared::probcut_tt`], [`NearTables::probcut_near`]): the evaluation's state
     /// carried along the moves, the last ply evaluated in its parent's loop, bounds kept per
     /// depth so that neighbouring nodes' tests share their work. On FFO #49 and #52 they took
     /// a third of the time the endgame's node loop with a horizon took (docs/tuning.md). The
@@ -329,7 +326,7 @@ impl Shared<'_> {
         alpha: i32,
         beta: i32,
     ) -> Option<i32> {
-        let mut mid = Mid::unlimited(self.probcut_tt, self.probcut_near, leaf);
+        let mut mid = Mid::unlimited(self.probcut_tt, &self.tables.probcut_near, leaf);
         let state = leaf.state(p, o);
         // The midgame search's values are in hundredths of a disc.
         let up = beta + PROBCUT_MARGIN;
