@@ -47,6 +47,7 @@ pub mod suite;
 pub mod symmetry;
 mod table;
 pub mod train;
+pub mod wthor;
 
 pub use board::{Board, OverlappingDiscs};
 pub use eval::{Features, HandEval, OthelloEval};
