@@ -7,7 +7,10 @@ use std::time::Instant;
 
 use clap::Args;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, Table};
-use prune_othello::check::{solved_positions, start_values, static_errors, suite_rows, SuiteRow};
+use prune_othello::check::{
+    record_positions, solved_positions, start_values, static_errors, suite_rows, SuiteRow,
+};
+use prune_othello::wthor::parse_wtb;
 use prune_othello::{load_suite_or_file, OthelloEval};
 use serde_json::json;
 
@@ -43,6 +46,19 @@ pub struct EvalCheckArgs {
     /// The seed of the games the solved positions come from (training used 1 and 2).
     #[arg(long, value_name = "S", default_value_t = 101)]
     pub solved_seed: u64,
+    /// Recorded games (WTHOR `.wtb` files, in the order `prune train --games` was given them):
+    /// the static evaluation is also measured on positions of their held-out games (one in
+    /// --holdout-every), exact by the games' theoretical scores at 24 empties and by solves
+    /// below.
+    #[arg(long, value_name = "FILES", num_args = 1..)]
+    pub records: Vec<std::path::PathBuf>,
+    /// The numbers of empties of the recorded games' positions, comma-separated (at most 22,
+    /// or the files' depth of theoretical scores, 24).
+    #[arg(long, value_name = "LIST", default_value = "10,14,18,24")]
+    pub records_empties: String,
+    /// One recorded game in this many is held out (as `prune train --holdout-every`).
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub holdout_every: usize,
     /// Print one JSON object instead of tables.
     #[arg(long)]
     pub json: bool,
@@ -84,6 +100,48 @@ fn summary(rows: &[SuiteRow]) -> Summary {
     }
 }
 
+/// The static errors by empties, one column per evaluation.
+fn errors_table(names: &[String], errors: &[Vec<(u32, usize, f64, f64)>]) -> Table {
+    let mut t = table(
+        ["empties".to_string(), "positions".to_string()]
+            .into_iter()
+            .chain(names.iter().cloned())
+            .collect(),
+    );
+    for (i, &(empties, n, _, _)) in errors
+        .first()
+        .map_or(&[][..], |e| &e[..])
+        .iter()
+        .enumerate()
+    {
+        let mut row = vec![right(empties.to_string()), right(n.to_string())];
+        for e in errors {
+            let (_, _, mae, bias) = e[i];
+            row.push(right(format!("{mae:.2} ({bias:+.2})")));
+        }
+        t.add_row(row);
+    }
+    t
+}
+
+/// A comma-separated list of numbers of empties from 1 to `max`, for `option`.
+fn empties_list(option: &str, text: &str, max: u32) -> Result<Vec<u32>, CliError> {
+    text.split(',')
+        .map(|t| {
+            t.trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|e| (1..=max).contains(e))
+                .ok_or_else(|| {
+                    CliError::Usage(format!(
+                        "{option} '{text}': '{}' is not a number of empties from 1 to {max}",
+                        t.trim()
+                    ))
+                })
+        })
+        .collect()
+}
+
 /// Runs `prune eval-check`.
 pub fn run(args: &EvalCheckArgs) -> Result<(), CliError> {
     let evals: Vec<(String, OthelloEval)> = args
@@ -103,23 +161,20 @@ pub fn run(args: &EvalCheckArgs) -> Result<(), CliError> {
             args.depth
         )));
     }
-    let solved_empties: Vec<u32> = args
-        .solved_empties
-        .split(',')
-        .map(|t| {
-            t.trim()
-                .parse::<u32>()
-                .ok()
-                .filter(|e| (1..=26).contains(e))
-                .ok_or_else(|| {
-                    CliError::Usage(format!(
-                        "--solved-empties '{}': '{}' is not a number of empties from 1 to 26",
-                        args.solved_empties,
-                        t.trim()
-                    ))
-                })
-        })
-        .collect::<Result<_, _>>()?;
+    let solved_empties = empties_list("--solved-empties", &args.solved_empties, 26)?;
+    let records_empties = empties_list("--records-empties", &args.records_empties, 24)?;
+    if args.holdout_every < 2 {
+        return Err(CliError::Usage("--holdout-every: at least 2".into()));
+    }
+    let mut record_files = Vec::new();
+    for path in &args.records {
+        let bytes = std::fs::read(path)
+            .map_err(|e| CliError::Failure(format!("{}: cannot read: {e}", path.display())))?;
+        let file = parse_wtb(&bytes).map_err(|e| {
+            CliError::Failure(format!("{}: not a WTHOR game file: {e}", path.display()))
+        })?;
+        record_files.push(file);
+    }
     if args.solved > 10_000 {
         return Err(CliError::Usage("--solved: at most 10,000".into()));
     }
@@ -169,6 +224,20 @@ pub fn run(args: &EvalCheckArgs) -> Result<(), CliError> {
         .iter()
         .map(|(_, e)| static_errors(e, &solved))
         .collect();
+    let recorded = if record_files.is_empty() {
+        Vec::new()
+    } else {
+        record_positions(
+            &record_files,
+            &records_empties,
+            args.solved.max(1),
+            args.holdout_every,
+        )
+    };
+    let record_errors: Vec<_> = evals
+        .iter()
+        .map(|(_, e)| static_errors(e, &recorded))
+        .collect();
     let seconds = started.elapsed().as_secs_f64();
 
     if args.json {
@@ -207,6 +276,12 @@ pub fn run(args: &EvalCheckArgs) -> Result<(), CliError> {
                     "empties": empties, "positions": n, "mae": mae, "mean_error": bias,
                 })).collect::<Vec<_>>()).collect::<Vec<_>>(),
             },
+            "records": (!recorded.is_empty()).then(|| json!({
+                "holdout_every": args.holdout_every,
+                "results": record_errors.iter().map(|rows| rows.iter().map(|&(empties, n, mae, bias)| json!({
+                    "empties": empties, "positions": n, "mae": mae, "mean_error": bias,
+                })).collect::<Vec<_>>()).collect::<Vec<_>>(),
+            })),
             "seconds": seconds,
         });
         println!("{value:#}");
@@ -274,26 +349,16 @@ pub fn run(args: &EvalCheckArgs) -> Result<(), CliError> {
              mean absolute error in discs (mean error in brackets)",
             args.solved_seed
         );
-        let mut t = table(
-            ["empties".to_string(), "positions".to_string()]
-                .into_iter()
-                .chain(names.iter().cloned())
-                .collect(),
+        println!("{}\n", errors_table(&names, &errors));
+    }
+    if !recorded.is_empty() {
+        println!(
+            "Positions of the recorded games' held-out games (one in {}), exact by their \
+             theoretical scores (24 empties) or solves: the static evaluation's mean absolute \
+             error in discs (mean error in brackets)",
+            args.holdout_every
         );
-        for (i, &(empties, n, _, _)) in errors
-            .first()
-            .map_or(&[][..], |e| &e[..])
-            .iter()
-            .enumerate()
-        {
-            let mut row = vec![right(empties.to_string()), right(n.to_string())];
-            for e in &errors {
-                let (_, _, mae, bias) = e[i];
-                row.push(right(format!("{mae:.2} ({bias:+.2})")));
-            }
-            t.add_row(row);
-        }
-        println!("{t}\n");
+        println!("{}\n", errors_table(&names, &record_errors));
     }
     println!("{:.1} s", seconds);
     Ok(())

@@ -20,7 +20,8 @@ pub struct LabArgs {
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// The positions: an OBF file or a built-in suite (ffo-40-59); for connect4, a count N
-    /// (the first N positions of each test set).
+    /// (the first N positions of each test set); for wthor, a count N (positions per number
+    /// of empties) [wthor default: 100].
     #[arg(long)]
     pub positions: Option<String>,
     /// The depths, as `A-B` or one depth `D`.
@@ -69,9 +70,18 @@ pub struct LabArgs {
     #[arg(long)]
     pub node_limit: Option<String>,
     /// connect4, mcts-vs-alphabeta: the folder of Pons's Connect Four test sets [default:
-    /// ../shared/data/connect4 from the current folder or one above it].
+    /// ../shared/data/connect4 from the current folder or one above it]; wthor: the folder of
+    /// the WTHOR game files [default: ../shared/data/wthor, found the same way].
     #[arg(long)]
     pub data: Option<PathBuf>,
+    /// wthor: the numbers of empties to measure, comma-separated (each 1 to 22, or 24)
+    /// [default: 4,6,...,22,24].
+    #[arg(long, value_delimiter = ',')]
+    pub empties: Option<Vec<u32>>,
+    /// wthor: a weights file written by `prune train` to measure beside pattern, gen1 and hand
+    /// (repeat the option or separate files by commas for several).
+    #[arg(long, value_name = "FILE", value_delimiter = ',')]
+    pub eval: Vec<PathBuf>,
     /// `list` only: print the experiments as JSON.
     #[arg(long)]
     pub json: bool,
@@ -223,6 +233,8 @@ pub fn run(args: &LabArgs) -> Result<(), CliError> {
             .map(parse_node_limit)
             .transpose()?,
         data: args.data.clone(),
+        empties: args.empties.clone(),
+        evals: args.eval.clone(),
         depths: args.depths.as_deref().map(parse_depths).transpose()?,
         presets: args.preset.clone(),
         jobs,

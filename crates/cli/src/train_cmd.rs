@@ -10,7 +10,10 @@ use clap::Args;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use indicatif::{ProgressBar, ProgressStyle};
 use prune_othello::pattern::{Classes, PatternEval, PHASE_WIDTH, WEIGHTS_VERSION};
-use prune_othello::train::{fit_phases, label, merge, play_games, self_play, Sample, TrainOptions};
+use prune_othello::train::{
+    fit_phases, label, merge, play_games, record_samples, self_play, Sample, TrainOptions,
+};
+use prune_othello::wthor::{parse_wtb, WthorFile};
 use prune_othello::OthelloEval;
 
 use crate::eval_arg::parse_eval;
@@ -31,9 +34,11 @@ pub struct TrainArgs {
     /// The folder for the run's intermediate results (positions, labels), reused to resume.
     #[arg(long, value_name = "DIR", default_value = "prune-train")]
     pub work: PathBuf,
-    /// Self-play games.
-    #[arg(long, default_value_t = DEFAULTS.games)]
-    pub games: usize,
+    /// Self-play games (a number), or recorded games to learn from instead: WTHOR `.wtb` files
+    /// (the FFO's database, whose theoretical scores from 24 empties label its games, or
+    /// PlayOK's), read in the order given.
+    #[arg(long, value_name = "N|FILES", num_args = 1.., default_value = "20000")]
+    pub games: Vec<String>,
     /// The seed of every random choice.
     #[arg(long, default_value_t = DEFAULTS.seed)]
     pub seed: u64,
@@ -73,6 +78,11 @@ pub struct TrainArgs {
     /// --play-depth; the rest from the labelling search).
     #[arg(long, value_name = "W", default_value_t = DEFAULTS.outcome_weight)]
     pub outcome_weight: f32,
+    /// The outcome's share fades from --outcome-weight at this many empties to nothing at the
+    /// start (linearly; 0: no fading). For recorded games, 24: their outcomes are exact play
+    /// from 24 empties, and the players' mistakes blur them the further back a position is.
+    #[arg(long, value_name = "EMPTIES", default_value_t = DEFAULTS.outcome_fade)]
+    pub outcome_fade: u32,
     /// Gradient-descent passes per phase.
     #[arg(long, default_value_t = DEFAULTS.epochs)]
     pub epochs: usize,
@@ -117,9 +127,53 @@ pub struct TrainArgs {
     pub quiet: bool,
 }
 
+/// Where the training positions come from.
+enum Source {
+    /// Self-play games, this many.
+    SelfPlay(usize),
+    /// Recorded games in these files.
+    Records(Vec<PathBuf>),
+}
+
 impl TrainArgs {
+    fn source(&self) -> Result<Source, CliError> {
+        match self.games.as_slice() {
+            [one] if one.trim().parse::<usize>().is_ok() => {
+                let n = one.trim().parse::<usize>().expect("checked");
+                if n == 0 || n > 10_000_000 {
+                    return Err(CliError::Usage(
+                        "--games: expected 1 to 10,000,000 self-play games, or game files".into(),
+                    ));
+                }
+                Ok(Source::SelfPlay(n))
+            }
+            files => Ok(Source::Records(files.iter().map(PathBuf::from).collect())),
+        }
+    }
+
     fn options(&self) -> Result<TrainOptions, CliError> {
         let usage = |msg: String| CliError::Usage(msg);
+        let records = matches!(self.source()?, Source::Records(_));
+        if records && self.play_depth > 0 {
+            return Err(usage(
+                "--play-depth plays self-play games: with recorded games (--games FILES) no \
+                 game is played"
+                    .into(),
+            ));
+        }
+        if records && self.play_blocks.is_some() {
+            return Err(usage(
+                "--play-blocks plays self-play games: with recorded games (--games FILES) no \
+                 game is played"
+                    .into(),
+            ));
+        }
+        if self.outcome_fade >= 60 {
+            return Err(usage(format!(
+                "--outcome-fade {}: expected 0 (none) to 59 empties",
+                self.outcome_fade
+            )));
+        }
         let (low, high) = self
             .random_plies
             .split_once('-')
@@ -147,9 +201,6 @@ impl TrainArgs {
         if !(0.0..=1.0).contains(&self.noise) {
             return Err(usage(format!("--noise {}: expected 0 to 1", self.noise)));
         }
-        if self.games == 0 || self.games > 10_000_000 {
-            return Err(usage("--games: expected 1 to 10,000,000".into()));
-        }
         if (self.search_depth != 0 && self.search_depth < PHASE_WIDTH) || self.search_depth > 20 {
             return Err(usage(format!(
                 "--search-depth {}: expected 0 (none) or {PHASE_WIDTH} (a phase's width, so that \
@@ -174,7 +225,7 @@ impl TrainArgs {
                 "--average-depths needs a labelling search (--search-depth)".into(),
             ));
         }
-        if self.play_depth == 0 && self.search_depth == 0 {
+        if self.play_depth == 0 && self.search_depth == 0 && !records {
             return Err(usage(
                 "--search-depth 0 needs --play-depth: only the second generation's games have \
                  outcomes to label the earlier positions with"
@@ -231,7 +282,10 @@ impl TrainArgs {
         };
         Ok(TrainOptions {
             seed: self.seed,
-            games: self.games,
+            games: match self.source()? {
+                Source::SelfPlay(n) => n,
+                Source::Records(_) => 0,
+            },
             random_plies: (low, high),
             opening_temperature: self.opening_temperature,
             noise: self.noise,
@@ -240,6 +294,7 @@ impl TrainArgs {
             exact_empties: self.exact_empties,
             search_depth: self.search_depth,
             outcome_weight: self.outcome_weight,
+            outcome_fade: self.outcome_fade,
             average_depths: self.average_depths,
             holdout_every: self.holdout_every,
             epochs: self.epochs,
@@ -284,6 +339,58 @@ fn either(option: &str, value: &str, names: [&str; 2]) -> Result<bool, CliError>
     }
 }
 
+/// Recorded games read for training: each file's name, its bytes' fingerprint and size, and
+/// its games.
+struct Records {
+    files: Vec<(PathBuf, u64, usize)>,
+    games: Vec<WthorFile>,
+}
+
+/// Reads and parses every file of `paths` (the replay comes later, when the positions are made).
+fn read_records_files(paths: &[PathBuf]) -> Result<Records, CliError> {
+    let mut records = Records {
+        files: Vec::new(),
+        games: Vec::new(),
+    };
+    for path in paths {
+        let bytes = fs::read(path).map_err(|e| failure(path, "cannot read", e))?;
+        let file = parse_wtb(&bytes).map_err(|e| failure(path, "not a WTHOR game file", e))?;
+        records
+            .files
+            .push((path.clone(), fingerprint(&bytes), bytes.len()));
+        records.games.push(file);
+    }
+    Ok(records)
+}
+
+/// The settings of a run on recorded games: the files (by name, size and fingerprint) and the
+/// labelling and fitting settings (the self-play ones do not apply).
+fn record_settings(o: &TrainOptions, records: &Records) -> serde_json::Value {
+    let mut settings = json!({
+        "weights_version": WEIGHTS_VERSION,
+        "records": records.files.iter().map(|(path, fnv, bytes)| json!({
+            "file": path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned()),
+            "bytes": bytes,
+            "fnv": format!("{fnv:016x}"),
+        })).collect::<Vec<_>>(),
+        "exact_empties": o.exact_empties,
+        "search_depth": o.search_depth,
+        "average_depths": o.average_depths,
+        "outcome_weight": o.outcome_weight,
+        "outcome_fade": o.outcome_fade,
+        "holdout_every": o.holdout_every,
+        "epochs": o.epochs,
+        "l2": o.l2,
+        "l2_toward": if o.l2_toward_previous { "previous" } else { "zero" },
+        "bias": if o.bias_per_phase { "per-phase" } else { "per-empties" },
+    });
+    if let Some(base) = &o.base {
+        settings["base"] = json!(format!("{:016x}", fingerprint(&base.to_bytes())));
+        settings["refit_from"] = json!(o.refit_from);
+    }
+    settings
+}
+
 /// The settings that determine the run's results (not the threads), as saved in the folder.
 fn settings(o: &TrainOptions) -> serde_json::Value {
     let mut settings = json!({
@@ -317,6 +424,9 @@ fn settings(o: &TrainOptions) -> serde_json::Value {
     }
     if o.average_depths {
         settings["average_depths"] = json!(true);
+    }
+    if o.outcome_fade > 0 {
+        settings["outcome_fade"] = json!(o.outcome_fade);
     }
     if o.opening_temperature > 0.0 {
         settings["opening_temperature"] = json!(o.opening_temperature);
@@ -499,13 +609,32 @@ fn play_blocks(
     Ok(games)
 }
 
-/// The self-play positions: read from the folder, or played and saved there.
-fn positions(work: &Path, options: &TrainOptions, quiet: bool) -> Result<Vec<Sample>, CliError> {
+/// The training positions: read from the folder, or made (from the recorded games, or by
+/// self-play) and saved there.
+fn positions(
+    work: &Path,
+    options: &TrainOptions,
+    records: Option<&Records>,
+    quiet: bool,
+) -> Result<Vec<Sample>, CliError> {
     let path = work.join("positions.txt");
     if path.exists() {
         return read_samples(&path);
     }
-    let samples = if options.play_depth > 0 {
+    let samples = if let Some(records) = records {
+        let (samples, counts) = record_samples(&records.games)
+            .map_err(|e| failure(&records.files[e.file].0, "a game does not replay", &e.error))?;
+        if !quiet {
+            eprintln!(
+                "{} games ({} with a theoretical score), {} positions, {} distinct",
+                counts.games,
+                counts.scored,
+                counts.positions,
+                samples.len()
+            );
+        }
+        samples
+    } else if options.play_depth > 0 {
         merge(play_blocks(work, options, 0..u32::MAX / BLOCK, quiet)?)
     } else {
         let progress = bar(options.games as u64, "games", quiet);
@@ -530,10 +659,8 @@ fn labels(
     let path = work.join(format!("labels-{phase:02}.txt"));
     if path.exists() {
         let text = fs::read_to_string(&path).map_err(|e| failure(&path, "cannot read", e))?;
-        let values = read_records(&path, &text, |line| {
-            line.trim().parse::<f32>().ok().filter(|v| !v.is_infinite())
-        })
-        .map_err(|bad| bad.error("expected a finite number or NaN (no label)"))?;
+        let values = read_records(&path, &text, parse_label)
+            .map_err(|bad| bad.error("expected a finite number or NaN (no label)"))?;
         if values.len() != samples.len() {
             return Err(failure(
                 &path,
@@ -548,18 +675,56 @@ fn labels(
         &format!("phase {phase} labels"),
         quiet,
     );
-    let values = label(samples, model, options, &|n| {
-        progress.set_position(n as u64)
-    });
+    // In blocks, each saved as it is done, so that an interrupted run loses at most one.
+    let mut values = Vec::with_capacity(samples.len());
+    let mut parts = Vec::new();
+    for (block, chunk) in samples.chunks(LABEL_BLOCK).enumerate() {
+        let part = work.join(format!("labels-{phase:02}-{block:04}.part"));
+        let done = values.len();
+        let mut mine = match fs::read_to_string(&part) {
+            Ok(text) => read_records(&part, &text, parse_label)
+                .map_err(|bad| bad.error("expected a finite number or NaN (no label)"))?,
+            Err(_) => Vec::new(),
+        };
+        if mine.len() != chunk.len() {
+            mine = label(chunk, model, options, &|n| {
+                progress.set_position((done + n) as u64)
+            });
+            let text: String = mine.iter().map(|v| format!("{v}\n")).collect();
+            write_atomic(&part, text.as_bytes())?;
+        }
+        values.extend(mine);
+        parts.push(part);
+        progress.set_position(values.len() as u64);
+    }
     progress.finish_and_clear();
     let text: String = values.iter().map(|v| format!("{v}\n")).collect();
     write_atomic(&path, text.as_bytes())?;
+    for part in parts {
+        let _ = fs::remove_file(part);
+    }
     Ok(values)
+}
+
+/// Labels are computed and saved in blocks of this many positions.
+const LABEL_BLOCK: usize = 20_000;
+
+/// One line of a labels file: a finite number, or NaN for no label.
+fn parse_label(line: &str) -> Option<f32> {
+    line.trim().parse::<f32>().ok().filter(|v| !v.is_infinite())
 }
 
 /// Runs `prune train`.
 pub fn run(args: &TrainArgs) -> Result<(), CliError> {
-    let options = args.options()?;
+    let mut options = args.options()?;
+    let records = match args.source()? {
+        Source::Records(paths) => {
+            let records = read_records_files(&paths)?;
+            options.games = records.games.iter().map(|f| f.games.len()).sum();
+            Some(records)
+        }
+        Source::SelfPlay(_) => None,
+    };
     let blocks = match &args.play_blocks {
         None => None,
         Some(text) => {
@@ -588,7 +753,10 @@ pub fn run(args: &TrainArgs) -> Result<(), CliError> {
     let work = &args.work;
     fs::create_dir_all(work).map_err(|e| failure(work, "cannot create the folder", e))?;
     let settings_path = work.join("settings.json");
-    let wanted = settings(&options);
+    let wanted = match &records {
+        Some(records) => record_settings(&options, records),
+        None => settings(&options),
+    };
     if settings_path.exists() {
         let text = fs::read_to_string(&settings_path)
             .map_err(|e| failure(&settings_path, "cannot read", e))?;
@@ -618,7 +786,7 @@ pub fn run(args: &TrainArgs) -> Result<(), CliError> {
         );
         return Ok(());
     }
-    let samples = positions(work, &options, args.quiet)?;
+    let samples = positions(work, &options, records.as_ref(), args.quiet)?;
     let provenance = format!(
         "prune train, settings {wanted}; {} positions; {} classes per phase",
         samples.len(),

@@ -684,11 +684,12 @@ fn lab_lists_its_experiments() {
         "probcut",
         "mcts-vs-alphabeta",
         "shogi-killers",
+        "wthor",
     ] {
         assert!(stdout(&o).contains(name), "{name}");
     }
     let list = json(&["lab", "list", "--json"]);
-    assert_eq!(list.as_array().unwrap().len(), 10);
+    assert_eq!(list.as_array().unwrap().len(), 11);
     assert_eq!(list[0]["name"], "nodes");
 }
 

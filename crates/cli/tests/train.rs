@@ -223,3 +223,136 @@ fn bad_weights_files_and_options_are_refused_with_the_reason() {
     ]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The WTHOR databases beside the repository (not copied into it).
+fn wthor(name: &str) -> String {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/wthor")
+        .join(name)
+        .to_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn recorded_games_train_resume_in_blocks_and_bad_records_are_named() {
+    let dir = scratch("records");
+    let (work, out) = (dir.join("work"), dir.join("w.bin"));
+    let (a, b) = (wthor("WTH_1977.wtb"), wthor("WTH_1978.wtb"));
+    let args = vec![
+        "train",
+        "-q",
+        "--work",
+        work.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--games",
+        &a,
+        &b,
+        "--exact-empties",
+        "12",
+        "--search-depth",
+        "4",
+        "--outcome-weight",
+        "0.5",
+        "--outcome-fade",
+        "24",
+        "--epochs",
+        "20",
+        "--threads",
+        "2",
+    ];
+    let o = prune(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let first = std::fs::read(&out).unwrap();
+    // 12 + 8 games of 1977 and 1978 (the files' lengths: 16 + 68 per game), about 60
+    // positions each, few shared.
+    let positions = std::fs::read_to_string(work.join("positions.txt")).unwrap();
+    let n = positions.lines().count();
+    assert!((1000..=1200).contains(&n), "{n} positions");
+    // The positions with 24 empties carry the games' theoretical scores as exact labels.
+    let exact24 = positions
+        .lines()
+        .filter(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let discs = u64::from_str_radix(f[0], 16).unwrap().count_ones()
+                + u64::from_str_radix(f[1], 16).unwrap().count_ones();
+            discs == 40 && f[5] != "-"
+        })
+        .count();
+    assert_eq!(exact24, 20);
+    let settings = std::fs::read_to_string(work.join("settings.json")).unwrap();
+    assert!(settings.contains("WTH_1977.wtb") && settings.contains("\"outcome_fade\": 24"));
+
+    // As if interrupted inside phase 6's labels: its finished block stays, the rest is redone
+    // and the weights come out the same.
+    let phase6 = std::fs::read_to_string(work.join("labels-06.txt")).unwrap();
+    for entry in std::fs::read_dir(&work).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        if name.starts_with("labels-") && name.as_str() >= "labels-06.txt" {
+            std::fs::remove_file(path).unwrap();
+        }
+    }
+    std::fs::write(work.join("labels-06-0000.part"), &phase6).unwrap();
+    std::fs::remove_file(&out).unwrap();
+    let o = prune(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        first,
+        "resuming changed the weights"
+    );
+    assert!(!work.join("labels-06-0000.part").exists());
+    // The finished block is read, not computed again: a block of other labels changes the
+    // weights.
+    std::fs::remove_file(work.join("labels-06.txt")).unwrap();
+    let shifted: String = phase6
+        .lines()
+        .map(|l| format!("{}\n", l.parse::<f32>().unwrap() + 8.0))
+        .collect();
+    std::fs::write(work.join("labels-06-0000.part"), shifted).unwrap();
+    let o = prune(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_ne!(
+        std::fs::read(&out).unwrap(),
+        first,
+        "the saved block was not used"
+    );
+
+    // A damaged record: its file, game and move are named, and nothing is written.
+    let mut bytes = std::fs::read(&a).unwrap();
+    bytes[16 + 68 + 8 + 5] = 11; // game 2's sixth move: a1, not legal there
+    let bad = dir.join("bad.wtb");
+    std::fs::write(&bad, &bytes).unwrap();
+    let o = prune(&[
+        "train",
+        "-q",
+        "--work",
+        dir.join("work-bad").to_str().unwrap(),
+        "--games",
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("bad.wtb") && err.contains("game 2, move 6 (a1): not legal"),
+        "{err}"
+    );
+    let truncated = dir.join("short.wtb");
+    std::fs::write(&truncated, &bytes[..100]).unwrap();
+    let o = prune(&["train", "--games", truncated.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert!(
+        err.contains("short.wtb") && err.contains("100 bytes"),
+        "{err}"
+    );
+    assert_usage_errors(&[
+        (
+            &["train", "--games", &a, "--play-depth", "2"],
+            "no game is played",
+        ),
+        (&["train", "--outcome-fade", "60"], "--outcome-fade 60"),
+        (&["train", "--games", "0"], "--games"),
+    ]);
+}

@@ -64,7 +64,8 @@ pub struct LabOptions {
     pub trees: Option<u32>,
     /// `parallel`: the most threads to measure (default: the number of cores).
     pub threads_max: Option<usize>,
-    /// `connect4`: positions per test set (the first N of each file).
+    /// `connect4`: positions per test set (the first N of each file); `wthor`: positions per
+    /// number of empties.
     pub per_set: Option<usize>,
     /// `connect4`: the test sets to solve (names such as `end-easy`, or file names such as
     /// `Test_L3_R1`).
@@ -73,8 +74,14 @@ pub struct LabOptions {
     /// `n` nodes.
     pub node_limit: Option<Option<u64>>,
     /// `connect4`: the folder of the test sets (default: `../shared/data/connect4` from the
-    /// current folder or one above it).
+    /// current folder or one above it); `wthor`: the folder of the WTHOR game files (default:
+    /// `../shared/data/wthor`, found the same way).
     pub data: Option<PathBuf>,
+    /// `wthor`: the numbers of empties to measure (each 1 to 22, or 24).
+    pub empties: Option<Vec<u32>>,
+    /// `wthor`: weights files (written by `prune train`) measured beside the built-in
+    /// evaluations.
+    pub evals: Vec<PathBuf>,
 }
 
 impl LabOptions {

@@ -82,6 +82,12 @@ fn tiny(experiment: &str, jobs: usize) -> LabOptions {
             o.games = Some(3);
             o.slots = Some(vec![0, 2]);
         }
+        "wthor" => {
+            // Three positions at three numbers of empties from ../shared/data/wthor, depth 2.
+            o.per_set = Some(3);
+            o.empties = Some(vec![6, 12, 24]);
+            o.depths = Some(2..=2);
+        }
         other => panic!("no tiny settings for {other}"),
     }
     o

@@ -9,6 +9,9 @@
 //!   (the first generation's hand-made player from seeds of their own), solved exactly, and the
 //!   error of the static evaluation on them, by empties.
 //!
+//! - [`record_positions`]: the same from the held-out games of recorded games (WTHOR), whose
+//!   theoretical scores from 24 empties are exact.
+//!
 //! Every search is the full preset's NegaScout on one thread, as `prune search --preset full`
 //! runs it, so the numbers are reproducible.
 
@@ -154,6 +157,63 @@ pub fn solved_positions(seed: u64, empties: &[u32], per_count: usize) -> Vec<Sol
             let board = s.board();
             let score = solver.solve(&board, -64, 64).score;
             out.push(SolvedPosition { board, score });
+        }
+    }
+    out
+}
+
+/// Up to `per_count` positions with each number of `empties` from the held-out games of
+/// recorded games `files` (those `prune train --games FILES` holds out with `holdout_every`:
+/// games numbered across the files in order from 0, every `holdout_every`-th), each with its
+/// exact score: the game's theoretical score where `empties` is the file's depth (24 in the
+/// WTHOR files), else an exact solve (at most 22 empties; more are skipped). One position per
+/// game and number of empties, each distinct position once.
+pub fn record_positions(
+    files: &[crate::wthor::WthorFile],
+    empties: &[u32],
+    per_count: usize,
+    holdout_every: usize,
+) -> Vec<SolvedPosition> {
+    let holdout_every = holdout_every.max(2);
+    let mut solver = EndgameSolver::new(16);
+    let mut out = Vec::new();
+    for &e in empties {
+        let mut seen = std::collections::HashSet::new();
+        let mut number = 0usize;
+        'files: for file in files {
+            let depth = u32::from(file.header.depth);
+            for (i, game) in file.games.iter().enumerate() {
+                number += 1;
+                if !(number - 1).is_multiple_of(holdout_every) {
+                    continue;
+                }
+                if seen.len() == per_count {
+                    break 'files;
+                }
+                let Ok(replay) = game.replay(i + 1) else {
+                    continue;
+                };
+                let Some((board, color)) = replay.at_empties(e) else {
+                    continue;
+                };
+                if !seen.insert((board.player(), board.opponent())) {
+                    continue;
+                }
+                let score = if depth > 0 && e == depth {
+                    let black = game.theoretical_margin();
+                    if color == crate::Color::Black {
+                        black
+                    } else {
+                        -black
+                    }
+                } else if e <= 22 {
+                    solver.solve(&board, -64, 64).score
+                } else {
+                    seen.remove(&(board.player(), board.opponent()));
+                    continue;
+                };
+                out.push(SolvedPosition { board, score });
+            }
         }
     }
     out

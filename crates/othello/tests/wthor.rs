@@ -111,3 +111,27 @@ fn theoretical_scores_are_exact_play_from_24_empties() {
     }
     assert!(checked >= 2);
 }
+
+#[test]
+fn eval_check_positions_come_from_held_out_games_with_exact_scores() {
+    let file = read("WTH_2021.wtb");
+    let positions = prune_othello::check::record_positions(&[file.clone()], &[12, 24], 4, 10);
+    assert_eq!(positions.len(), 8);
+    let generic = SolveOptions {
+        kind: prune_othello::SolverKind::Generic,
+        ..SolveOptions::default()
+    };
+    for p in &positions[..4] {
+        assert_eq!(p.board.empty_count(), 12);
+        let position = Position::new(p.board, Color::Black);
+        assert_eq!(solve(&position, &generic).unwrap().score, p.score);
+    }
+    // The 24-empty positions are the held-out games' (0, 10, 20, 30), scored by the record.
+    for (p, game) in positions[4..].iter().zip([0, 10, 20, 30]) {
+        let replay = file.games[game].replay(game + 1).unwrap();
+        let (board, color) = replay.at_empties(24).unwrap();
+        assert_eq!(p.board, board);
+        let black = file.games[game].theoretical_margin();
+        assert_eq!(p.score, if color == Color::Black { black } else { -black });
+    }
+}

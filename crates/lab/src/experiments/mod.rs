@@ -12,6 +12,7 @@ mod nodes;
 mod parallel;
 mod probcut;
 mod shogi;
+mod wthor;
 
 use std::ops::RangeInclusive;
 use std::time::Duration;
@@ -142,6 +143,19 @@ pub const EXPERIMENTS: &[ExperimentInfo] = &[
         options: &["depths", "games", "slots"],
         run: shogi::run,
     },
+    ExperimentInfo {
+        name: "wthor",
+        reproduces: "Othello evaluations against exact positions from real games: positions of \
+                     the held-out games of the WTHOR database (the games `prune train --games` \
+                     holds out), exact by the games' theoretical scores at 24 empties and by \
+                     exact solves at 22 and fewer; the mean absolute and mean signed error of \
+                     each evaluation's static value and of a shallow search, by number of \
+                     empties. --positions N: positions per number of empties; --eval FILE: \
+                     weights files measured beside the built-in ones.",
+        defaults: wthor::DEFAULTS,
+        options: &["positions", "empties", "eval", "depths", "data"],
+        run: wthor::run,
+    },
 ];
 
 /// Runs the experiment called `name` with `options`, reporting progress to `progress`.
@@ -178,6 +192,8 @@ fn check_options(info: &ExperimentInfo, o: &LabOptions) -> Result<(), LabError> 
         ("sets", o.sets.is_some()),
         ("node-limit", o.node_limit.is_some()),
         ("data", o.data.is_some()),
+        ("empties", o.empties.is_some()),
+        ("eval", !o.evals.is_empty()),
     ];
     for (name, is_given) in given {
         if is_given && !info.options.contains(&name) {
@@ -189,20 +205,26 @@ fn check_options(info: &ExperimentInfo, o: &LabOptions) -> Result<(), LabError> 
             )));
         }
     }
-    // `--positions` is a count of positions per set for connect4, a file or suite elsewhere.
-    if let (Some(n), false) = (o.per_set, info.name == "connect4") {
+    // `--positions` is a count of positions per set for connect4 (per number of empties for
+    // wthor), a file or suite elsewhere.
+    let takes_count = matches!(info.name, "connect4" | "wthor");
+    if let (Some(n), false) = (o.per_set, takes_count) {
         return Err(LabError::Usage(format!(
-            "--positions {n}: a count of positions applies to experiment connect4; {} takes a \
-             position file or ffo-40-59 (for a file named {n}, write ./{n})",
+            "--positions {n}: a count of positions applies to experiment connect4 or wthor; {} \
+             takes a position file or ffo-40-59 (for a file named {n}, write ./{n})",
             info.name
         )));
     }
-    if o.positions.is_some() && info.name == "connect4" {
-        return Err(LabError::Usage(
-            "--positions: experiment connect4 takes a count (the first N positions of each \
-             set), not a position file"
-                .into(),
-        ));
+    if o.positions.is_some() && takes_count {
+        let what = if info.name == "wthor" {
+            "positions per number of empties"
+        } else {
+            "the first N positions of each set"
+        };
+        return Err(LabError::Usage(format!(
+            "--positions: experiment {} takes a count ({what}), not a position file",
+            info.name
+        )));
     }
     Ok(())
 }

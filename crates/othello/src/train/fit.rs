@@ -2,6 +2,8 @@
 
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use super::{Sample, TrainOptions};
 use crate::pattern::{
     indices, phase_of, Classes, PatternEval, PatternWeights, PhaseWeights, INSTANCES, PHASES,
@@ -24,6 +26,9 @@ pub struct FitReport {
     /// Mean absolute error on the held-out samples after the fit, discs.
     pub holdout_mae: f64,
 }
+
+/// Rows per chunk of the fit's parallel sums (fixed, so that the sums' order is too).
+const CHUNK: usize = 1 << 16;
 
 /// A sample as the fit sees it: each instance's class and sign, the bias slot, the target.
 struct Row {
@@ -125,10 +130,19 @@ pub fn fit_phase(
         }
         bias_count[r.bias] += 1.0;
     }
+    // The sums over the rows run on rayon's threads in fixed chunks added up in chunk order,
+    // so that the result does not depend on the number of threads.
     let loss = |w: &[f32], bias: &[f32]| -> f64 {
         train
-            .iter()
-            .map(|r| f64::from((predict(r, w, bias) - r.target).powi(2)))
+            .par_chunks(CHUNK)
+            .map(|chunk| {
+                chunk
+                    .iter()
+                    .map(|r| f64::from((predict(r, w, bias) - r.target).powi(2)))
+                    .sum::<f64>()
+            })
+            .collect::<Vec<f64>>()
+            .into_iter()
             .sum::<f64>()
             + f64::from(options.l2)
                 * w.iter()
@@ -143,12 +157,24 @@ pub fn fit_phase(
     for _ in 0..options.epochs {
         gradient.iter_mut().for_each(|g| *g = 0.0);
         bias_gradient.iter_mut().for_each(|g| *g = 0.0);
-        for r in &train {
-            let residual = r.target - predict(r, &w, &bias);
-            for &(c, s) in r.features.iter().filter(|&&(c, _)| c != u32::MAX) {
-                gradient[c as usize] += s * residual;
-            }
-            bias_gradient[r.bias] += residual;
+        let parts: Vec<(Vec<f32>, Vec<f32>)> = train
+            .par_chunks(CHUNK)
+            .map(|chunk| {
+                let mut g = vec![0f32; count];
+                let mut b = vec![0f32; bias.len()];
+                for r in chunk {
+                    let residual = r.target - predict(r, &w, &bias);
+                    for &(c, s) in r.features.iter().filter(|&&(c, _)| c != u32::MAX) {
+                        g[c as usize] += s * residual;
+                    }
+                    b[r.bias] += residual;
+                }
+                (g, b)
+            })
+            .collect();
+        for (g, b) in parts {
+            gradient.iter_mut().zip(g).for_each(|(x, y)| *x += y);
+            bias_gradient.iter_mut().zip(b).for_each(|(x, y)| *x += y);
         }
         let (old_w, old_bias) = (w.clone(), bias.clone());
         for (((x, g), n), p) in w.iter_mut().zip(&gradient).zip(&occurrences).zip(&prior) {

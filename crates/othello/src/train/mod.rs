@@ -28,9 +28,11 @@ use std::sync::Arc;
 
 mod fit;
 mod play;
+mod records;
 
 pub use fit::{fit_phase, fit_phases, FitReport};
 pub use play::{merge, play_games, self_play};
+pub use records::{record_samples, RecordCounts, RecordError};
 
 use prune_search::SearchLimits;
 
@@ -83,6 +85,12 @@ pub struct TrainOptions {
     /// The share of a sample's target taken from its games' outcome (when it has one), the rest
     /// from the labelling search: 0 is the first generation's search labels alone.
     pub outcome_weight: f32,
+    /// 0, or the number of empties from which the outcome's share fades: a position with `e`
+    /// empties takes [`TrainOptions::outcome_weight`] times `(60 - e) / (60 - fade)` of its
+    /// outcome, the full share at `fade` empties and none at the start. For recorded games,
+    /// whose outcome is exact play from `fade` (24) empties: the further a position is from
+    /// it, the more the players' later mistakes blur what it says.
+    pub outcome_fade: u32,
     /// One game in this many is held out of the fit to measure it.
     pub holdout_every: usize,
     /// Gradient-descent passes per phase.
@@ -125,6 +133,7 @@ impl Default for TrainOptions {
             exact_empties: 14,
             search_depth: PHASE_WIDTH,
             outcome_weight: 0.0,
+            outcome_fade: 0,
             average_depths: false,
             holdout_every: 10,
             epochs: 300,
@@ -247,7 +256,7 @@ impl Labeller {
 
     /// The label of one sample (see [`label`]).
     fn label(&mut self, s: &Sample, options: &TrainOptions) -> f32 {
-        let weight = options.outcome_weight.clamp(0.0, 1.0);
+        let weight = options.outcome_weight.clamp(0.0, 1.0) * outcome_share(s.empties(), options);
         let outcome = s.outcome();
         if let Some(exact) = s.exact {
             return f32::from(exact);
@@ -277,6 +286,17 @@ impl Labeller {
             Some(o) => weight * o + (1.0 - weight) * searched,
             None => searched,
         }
+    }
+}
+
+/// The share of the outcome's weight a position with `empties` empties takes
+/// ([`TrainOptions::outcome_fade`]).
+fn outcome_share(empties: u32, options: &TrainOptions) -> f32 {
+    let fade = options.outcome_fade;
+    if fade == 0 || empties <= fade || fade >= 60 {
+        1.0
+    } else {
+        (60 - empties.min(60)) as f32 / (60 - fade) as f32
     }
 }
 
