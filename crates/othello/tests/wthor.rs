@@ -115,7 +115,8 @@ fn theoretical_scores_are_exact_play_from_24_empties() {
 #[test]
 fn eval_check_positions_come_from_held_out_games_with_exact_scores() {
     let file = read("WTH_2021.wtb");
-    let positions = prune_othello::check::record_positions(&[file.clone()], &[12, 24], 4, 10);
+    let positions =
+        prune_othello::check::record_positions(std::slice::from_ref(&file), &[12, 24], 4, 10);
     assert_eq!(positions.len(), 8);
     let generic = SolveOptions {
         kind: prune_othello::SolverKind::Generic,
