@@ -83,6 +83,11 @@ pub struct TrainArgs {
     /// from 24 empties, and the players' mistakes blur them the further back a position is.
     #[arg(long, value_name = "EMPTIES", default_value_t = DEFAULTS.outcome_fade)]
     pub outcome_fade: u32,
+    /// With recorded games: each position also gives one child off the game's path (after a
+    /// move that was not played), labelled by a solve or the search, so that the fit sees
+    /// positions after poor moves too.
+    #[arg(long)]
+    pub children: bool,
     /// Gradient-descent passes per phase.
     #[arg(long, default_value_t = DEFAULTS.epochs)]
     pub epochs: usize,
@@ -165,6 +170,13 @@ impl TrainArgs {
             return Err(usage(
                 "--play-blocks plays self-play games: with recorded games (--games FILES) no \
                  game is played"
+                    .into(),
+            ));
+        }
+        if self.children && !records {
+            return Err(usage(
+                "--children needs recorded games (--games FILES): self-play already plays \
+                 random moves"
                     .into(),
             ));
         }
@@ -295,6 +307,7 @@ impl TrainArgs {
             search_depth: self.search_depth,
             outcome_weight: self.outcome_weight,
             outcome_fade: self.outcome_fade,
+            children: self.children,
             average_depths: self.average_depths,
             holdout_every: self.holdout_every,
             epochs: self.epochs,
@@ -387,6 +400,9 @@ fn record_settings(o: &TrainOptions, records: &Records) -> serde_json::Value {
     if let Some(base) = &o.base {
         settings["base"] = json!(format!("{:016x}", fingerprint(&base.to_bytes())));
         settings["refit_from"] = json!(o.refit_from);
+    }
+    if o.children {
+        settings["children"] = json!(true);
     }
     settings
 }
@@ -622,7 +638,7 @@ fn positions(
         return read_samples(&path);
     }
     let samples = if let Some(records) = records {
-        let (samples, counts) = record_samples(&records.games)
+        let (samples, counts) = record_samples(&records.games, options.children)
             .map_err(|e| failure(&records.files[e.file].0, "a game does not replay", &e.error))?;
         if !quiet {
             eprintln!(

@@ -91,6 +91,9 @@ pub struct TrainOptions {
     /// whose outcome is exact play from `fade` (24) empties: the further a position is from
     /// it, the more the players' later mistakes blur what it says.
     pub outcome_fade: u32,
+    /// Recorded games only: each position also gives one child off the game's path (a move not
+    /// played), labelled by a solve or a search.
+    pub children: bool,
     /// One game in this many is held out of the fit to measure it.
     pub holdout_every: usize,
     /// Gradient-descent passes per phase.
@@ -134,6 +137,7 @@ impl Default for TrainOptions {
             search_depth: PHASE_WIDTH,
             outcome_weight: 0.0,
             outcome_fade: 0,
+            children: false,
             average_depths: false,
             holdout_every: 10,
             epochs: 300,

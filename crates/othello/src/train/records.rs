@@ -12,7 +12,9 @@
 //! [`TrainOptions::outcome_fade`]'s: see [`label`](super::label).
 
 use super::Sample;
+use crate::board::Board;
 use crate::position::Color;
+use crate::square::Square;
 use crate::wthor::{WthorError, WthorFile};
 
 /// A bad game in recorded games: the file (its index in the list given) and what is wrong.
@@ -39,7 +41,14 @@ pub struct RecordCounts {
 /// Every game of `files` replayed (games numbered across the files in order, from 0): one
 /// sample per position in which a move was played, merged as in self-play (each distinct
 /// position once, in the order first reached; outcomes added up, the first exact score kept).
-pub fn record_samples(files: &[WthorFile]) -> Result<(Vec<Sample>, RecordCounts), RecordError> {
+/// With `children`, each such position also gives one position off the game's path: the
+/// position after a legal move that was not played (chosen by the position's hash), with no
+/// outcome, so that the fit also sees the positions after poor moves that a search's leaves
+/// are full of.
+pub fn record_samples(
+    files: &[WthorFile],
+    children: bool,
+) -> Result<(Vec<Sample>, RecordCounts), RecordError> {
     let mut counts = RecordCounts::default();
     let mut games = Vec::new();
     let mut number = 0u32;
@@ -55,7 +64,7 @@ pub fn record_samples(files: &[WthorFile]) -> Result<(Vec<Sample>, RecordCounts)
             counts.games += 1;
             counts.scored += usize::from(scored);
             counts.positions += replay.positions.len();
-            let samples = replay
+            let mut samples: Vec<Sample> = replay
                 .positions
                 .iter()
                 .map(|&(board, color)| {
@@ -72,6 +81,13 @@ pub fn record_samples(files: &[WthorFile]) -> Result<(Vec<Sample>, RecordCounts)
                     s
                 })
                 .collect();
+            if children {
+                for (&(board, _), &played) in replay.positions.iter().zip(&game.moves) {
+                    if let Some(child) = off_path(&board, played) {
+                        samples.push(Sample::new(&child, number));
+                    }
+                }
+            }
             games.push(samples);
             number += 1;
         }
@@ -79,10 +95,29 @@ pub fn record_samples(files: &[WthorFile]) -> Result<(Vec<Sample>, RecordCounts)
     Ok((super::merge(games), counts))
 }
 
+/// The position after a legal move of `board` other than `played` (chosen by the board's
+/// hash), from its side to move's view (after a forced pass); `None` when there is no other
+/// move or the game ends there.
+fn off_path(board: &Board, played: Square) -> Option<Board> {
+    let others = board.moves() & !played.bit();
+    if others == 0 {
+        return None;
+    }
+    let k = board.hash() % u64::from(others.count_ones());
+    let square = crate::squares(others).nth(k as usize)?;
+    let child = board.play_unchecked(square);
+    if child.is_game_over() {
+        None
+    } else if child.must_pass() {
+        Some(child.pass())
+    } else {
+        Some(child)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board;
     use crate::wthor::{WthorGame, WthorHeader};
 
     fn game(moves: &[&str], theoretical: u8) -> WthorGame {
@@ -115,7 +150,7 @@ mod tests {
         // that four-move games reach it).
         let a = game(&["f5", "f6", "e6", "f4"], 40); // black +16
         let b = game(&["f5", "f6", "e6", "d6"], 30); // black -4
-        let (samples, counts) = record_samples(&[file(57, vec![a, b])]).unwrap();
+        let (samples, counts) = record_samples(&[file(57, vec![a, b])], false).unwrap();
         assert_eq!(counts.games, 2);
         assert_eq!(counts.scored, 2);
         assert_eq!(counts.positions, 8);
@@ -136,16 +171,19 @@ mod tests {
             .all(|s| s.empties() == 57 || s.exact.is_none()));
 
         // The same games in a file without theoretical scores carry nothing.
-        let (plain, _) = record_samples(&[file(0, vec![game(&["f5", "f6"], 40)])]).unwrap();
+        let (plain, _) = record_samples(&[file(0, vec![game(&["f5", "f6"], 40)])], false).unwrap();
         assert!(plain
             .iter()
             .all(|s| s.outcome_count == 0 && s.exact.is_none()));
 
         // Games are numbered across files; an illegal one names its file and game.
-        let err = record_samples(&[
-            file(0, vec![game(&["f5"], 0)]),
-            file(0, vec![game(&["f5"], 0), game(&["a1"], 0)]),
-        ])
+        let err = record_samples(
+            &[
+                file(0, vec![game(&["f5"], 0)]),
+                file(0, vec![game(&["f5"], 0), game(&["a1"], 0)]),
+            ],
+            false,
+        )
         .unwrap_err();
         assert_eq!(err.file, 1);
         assert_eq!(err.to_string(), "game 2, move 1 (a1): not legal for black");
@@ -154,9 +192,24 @@ mod tests {
     #[test]
     fn positions_after_the_scored_one_carry_no_outcome() {
         let g = game(&["f5", "f6", "e6", "f4", "e3"], 34);
-        let (samples, _) = record_samples(&[file(58, vec![g])]).unwrap();
+        let (samples, _) = record_samples(&[file(58, vec![g.clone()])], false).unwrap();
         for s in &samples {
             assert_eq!(s.outcome_count == 1, s.empties() >= 58, "{}", s.empties());
+        }
+        // With children: one position off the path per move, a child of the position before
+        // it by another legal move, without an outcome.
+        let (with, _) = record_samples(&[file(58, vec![g.clone()])], true).unwrap();
+        assert_eq!(with.len(), samples.len() + 5);
+        let replay = g.replay(1).unwrap();
+        for (extra, (&(board, _), &played)) in with[samples.len()..]
+            .iter()
+            .zip(replay.positions.iter().zip(&g.moves))
+        {
+            assert_eq!((extra.outcome_count, extra.exact), (0, None));
+            let parent_children: Vec<Board> = crate::squares(board.moves() & !played.bit())
+                .map(|sq| board.play_unchecked(sq))
+                .collect();
+            assert!(parent_children.contains(&extra.board()));
         }
     }
 }
