@@ -131,28 +131,12 @@ impl Outcome {
 /// The folder of the test sets: `--data`, or `../shared/data/connect4` from the current folder
 /// or the nearest folder above it that has one.
 pub(super) fn data_dir(options: &LabOptions) -> Result<PathBuf, LabError> {
-    if let Some(dir) = &options.data {
-        if !dir.is_dir() {
-            return Err(LabError::Usage(format!(
-                "--data {}: no such folder (it should hold Pons's test sets, Test_L3_R1 ...)",
-                dir.display()
-            )));
-        }
-        return Ok(dir.clone());
-    }
-    let relative = Path::new("..").join("shared").join("data").join("connect4");
-    let cwd = std::env::current_dir().map_err(|e| LabError::io(Path::new("."), e))?;
-    cwd.ancestors()
-        .map(|a| a.join(&relative))
-        .find(|d| d.is_dir())
-        .ok_or_else(|| {
-            LabError::Usage(format!(
-                "connect4: no folder {} here or above {}; give the test sets' folder with \
-                 --data DIR",
-                relative.display(),
-                cwd.display()
-            ))
-        })
+    super::shared_data_dir(
+        options,
+        "connect4",
+        "Pons's test sets, Test_L3_R1 ...",
+        "the test sets' folder",
+    )
 }
 
 /// The sets chosen by `--sets` (all five by default), in the order of [`SETS`].

@@ -391,6 +391,39 @@ fn ratio(part: f64, whole: f64) -> Option<f64> {
     (whole > 0.0).then(|| part / whole)
 }
 
+/// A data folder beside the repository: `--data`, or `../shared/data/NAME` from the current
+/// folder or the nearest folder above it that has one. `holds` says what the folder should
+/// hold, `what` names it in the hint to give `--data`.
+pub(super) fn shared_data_dir(
+    options: &LabOptions,
+    name: &str,
+    holds: &str,
+    what: &str,
+) -> Result<std::path::PathBuf, LabError> {
+    use std::path::Path;
+    if let Some(dir) = &options.data {
+        if !dir.is_dir() {
+            return Err(LabError::Usage(format!(
+                "--data {}: no such folder (it should hold {holds})",
+                dir.display()
+            )));
+        }
+        return Ok(dir.clone());
+    }
+    let relative = Path::new("..").join("shared").join("data").join(name);
+    let cwd = std::env::current_dir().map_err(|e| LabError::io(Path::new("."), e))?;
+    cwd.ancestors()
+        .map(|a| a.join(&relative))
+        .find(|d| d.is_dir())
+        .ok_or_else(|| {
+            LabError::Usage(format!(
+                "{name}: no folder {} here or above {}; give {what} with --data DIR",
+                relative.display(),
+                cwd.display()
+            ))
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

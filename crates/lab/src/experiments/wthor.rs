@@ -93,29 +93,12 @@ impl Errors {
 /// The folder of the WTHOR files: `--data`, or `../shared/data/wthor` from the current folder
 /// or the nearest folder above it that has one.
 fn data_dir(options: &LabOptions) -> Result<PathBuf, LabError> {
-    if let Some(dir) = &options.data {
-        if !dir.is_dir() {
-            return Err(LabError::Usage(format!(
-                "--data {}: no such folder (it should hold the WTHOR game files WTH_1977.wtb \
-                 ... and PLAYOK_2023.wtb)",
-                dir.display()
-            )));
-        }
-        return Ok(dir.clone());
-    }
-    let relative = Path::new("..").join("shared").join("data").join("wthor");
-    let cwd = std::env::current_dir().map_err(|e| LabError::io(Path::new("."), e))?;
-    cwd.ancestors()
-        .map(|a| a.join(&relative))
-        .find(|d| d.is_dir())
-        .ok_or_else(|| {
-            LabError::Usage(format!(
-                "wthor: no folder {} here or above {}; give the WTHOR files' folder with \
-                 --data DIR",
-                relative.display(),
-                cwd.display()
-            ))
-        })
+    super::shared_data_dir(
+        options,
+        "wthor",
+        "the WTHOR game files WTH_1977.wtb ... and PLAYOK_2023.wtb",
+        "the WTHOR files' folder",
+    )
 }
 
 /// The game files of `dir` in the order `prune train --games` is given them: `WTH_YEAR.wtb`
