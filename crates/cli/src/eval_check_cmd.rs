@@ -56,6 +56,9 @@ pub struct EvalCheckArgs {
     /// or the files' depth of theoretical scores, 24).
     #[arg(long, value_name = "LIST", default_value = "10,14,18,24")]
     pub records_empties: String,
+    /// Positions per number of empties from the recorded games (one per held-out game).
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    pub records_per: usize,
     /// One recorded game in this many is held out (as `prune train --holdout-every`).
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub holdout_every: usize,
@@ -163,6 +166,9 @@ pub fn run(args: &EvalCheckArgs) -> Result<(), CliError> {
     }
     let solved_empties = empties_list("--solved-empties", &args.solved_empties, 26)?;
     let records_empties = empties_list("--records-empties", &args.records_empties, 24)?;
+    if args.records_per == 0 || args.records_per > 10_000 {
+        return Err(CliError::Usage("--records-per: 1 to 10,000".into()));
+    }
     if args.holdout_every < 2 {
         return Err(CliError::Usage("--holdout-every: at least 2".into()));
     }
@@ -230,7 +236,7 @@ pub fn run(args: &EvalCheckArgs) -> Result<(), CliError> {
         record_positions(
             &record_files,
             &records_empties,
-            args.solved.max(1),
+            args.records_per,
             args.holdout_every,
         )
     };

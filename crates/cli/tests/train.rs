@@ -214,6 +214,8 @@ fn bad_weights_files_and_options_are_refused_with_the_reason() {
             "--average-depths",
         ),
         (&["eval-check", "--solved-empties", "10,x"], "'x'"),
+        (&["eval-check", "--records-per", "0"], "--records-per"),
+        (&["eval-check", "--records-empties", "25"], "'25'"),
         (&["eval-check", "--suite", "/no/such.obf"], "/no/such.obf"),
         (&["eval-check", "--eval", garbage], "bad magic"),
         (
