@@ -196,21 +196,19 @@ pub fn record_positions(
                 let Some((board, color)) = replay.at_empties(e) else {
                     continue;
                 };
-                if !seen.insert((board.player(), board.opponent())) {
+                let scored = depth > 0 && e == depth;
+                if !(scored || e <= 22) || !seen.insert((board.player(), board.opponent())) {
                     continue;
                 }
-                let score = if depth > 0 && e == depth {
+                let score = if scored {
                     let black = game.theoretical_margin();
                     if color == crate::Color::Black {
                         black
                     } else {
                         -black
                     }
-                } else if e <= 22 {
-                    solver.solve(&board, -64, 64).score
                 } else {
-                    seen.remove(&(board.player(), board.opponent()));
-                    continue;
+                    solver.solve(&board, -64, 64).score
                 };
                 out.push(SolvedPosition { board, score });
             }
