@@ -41,7 +41,7 @@ const MAX_FORFEITS_SHOWN: usize = 5;
 pub struct MatchArgs {
     /// The game: `othello`, `connect4` or `shogi` (openings: the positions after `--openings`
     /// moves, 2 by default; the Connect Four engines solve exactly when they can finish in
-    /// time; shogi players are presets of its engine: full, plain, minimal).
+    /// time; shogi players are presets of its engine: full, exhaustive, plain, minimal).
     #[arg(long, default_value = "othello")]
     pub game: String,
     /// Player A: `fast` (Othello's fast midgame search), `mcts` (Monte Carlo tree search) or

@@ -25,7 +25,7 @@ pub struct PlayArgs {
     /// The game: `othello`, `connect4` (columns typed 1-7; the engine solves exactly when it
     /// can finish in time, else searches with the threat-counting evaluation) or `shogi` (USI
     /// moves such as 7g7f, 8h2b+, P*5e; the engine is shogi's, its sides human, engine or a
-    /// shogi preset: full, plain, minimal).
+    /// shogi preset: full, exhaustive, plain, minimal).
     #[arg(long, short, default_value = "othello")]
     pub game: String,
     /// Who plays black (who moves first; `X` in Connect Four, also `--x`): `human`, `engine`

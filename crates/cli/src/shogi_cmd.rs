@@ -25,7 +25,7 @@ use crate::CliError;
 /// Options of `prune usi`.
 #[derive(Args, Debug)]
 pub struct UsiArgs {
-    /// The engine's preset until the GUI sets the `Preset` option: full, plain or minimal.
+    /// The engine's preset until the GUI sets the `Preset` option: full, exhaustive, plain or minimal.
     #[arg(long, value_name = "NAME", default_value = "full")]
     pub preset: String,
 }

@@ -158,7 +158,7 @@ fn shogi_matches_refuse_bad_settings() {
             &[
                 "match", "--game", "shogi", "--a", "fast", "--b", "plain", "--games", "2",
             ],
-            "--a: a shogi preset is one of full, plain, minimal, got 'fast'",
+            "--a: a shogi preset is one of full, exhaustive, plain, minimal, got 'fast'",
         ),
         (
             &[

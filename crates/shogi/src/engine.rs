@@ -88,6 +88,68 @@ pub struct EngineOptions {
     pub check_extension: bool,
     /// The aspiration window's half-width in centipawns from depth 4 (0: full windows).
     pub aspiration: i32,
+    /// The selective search: which prunings and reductions are on (see [`Selective`]).
+    pub selective: Selective,
+}
+
+/// The selective enhancements of chess and shogi engines, each a switch. None of them is exact:
+/// each trades a few wrong values for a deeper search in the same time. They act only at
+/// nodes searched with a null window (not on the principal variation) and never when the side
+/// to move is in check.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Selective {
+    /// Null-move pruning: when the static evaluation is at least beta, the opponent moves twice
+    /// in a row (the side to move passes) in a search `3 + depth / 4` plies shallower; if that
+    /// still fails high, so does the node. Never twice in a row. Shogi has no zugzwang worth
+    /// the name (a piece in hand can always be dropped), so there is no verification search.
+    pub null_move: bool,
+    /// Late-move reductions: quiet moves late in the order (after the table's move, the
+    /// captures, the killers and two more) that do not give check are searched
+    /// `ln(depth) · ln(index) / 2` plies shallower with a null window, and again at full depth
+    /// when they beat alpha.
+    pub lmr: bool,
+    /// Futility pruning at the frontier: with 1 to 3 plies left, when the static evaluation
+    /// plus a margin (200, 350, 500 centipawns) cannot reach alpha, quiet moves that do not
+    /// check are skipped; and its reverse: with up to 5 plies left, an evaluation that beats
+    /// beta by 150 centipawns a ply returns at once.
+    pub futility: bool,
+    /// Razoring: with 1 or 2 plies left, an evaluation 500 + 250 · depth centipawns below alpha
+    /// asks the quiescence search, and a node it confirms below alpha returns its value.
+    pub razoring: bool,
+    /// Internal iterative reduction: a node with 4 plies or more left and no move from the
+    /// table is searched one ply shallower (its first search fills the table for the next).
+    pub iir: bool,
+}
+
+impl Selective {
+    /// Every enhancement on.
+    pub const ALL: Selective = Selective {
+        null_move: true,
+        lmr: true,
+        futility: true,
+        razoring: true,
+        iir: true,
+    };
+
+    /// The switches by name (as USI options and in the lab), in order.
+    pub const NAMES: [&'static str; 5] = ["NullMove", "LMR", "Futility", "Razoring", "IIR"];
+
+    /// The switch called `name` (one of [`Selective::NAMES`]).
+    pub fn switch(&mut self, name: &str) -> Option<&mut bool> {
+        Some(match name {
+            "NullMove" => &mut self.null_move,
+            "LMR" => &mut self.lmr,
+            "Futility" => &mut self.futility,
+            "Razoring" => &mut self.razoring,
+            "IIR" => &mut self.iir,
+            _ => return None,
+        })
+    }
+
+    /// Whether any enhancement is on.
+    pub fn any(self) -> bool {
+        self != Selective::default()
+    }
 }
 
 impl Default for EngineOptions {
@@ -98,11 +160,12 @@ impl Default for EngineOptions {
 
 impl EngineOptions {
     /// The presets' names.
-    pub const PRESETS: [&'static str; 3] = ["full", "plain", "minimal"];
+    pub const PRESETS: [&'static str; 4] = ["full", "exhaustive", "plain", "minimal"];
 
-    /// A preset: `full` (everything above, two killers), `plain` (the plain order, no killers
-    /// or history, the rest as `full`), `minimal` (alpha-beta order only: no table, plain
-    /// order, no quiescence or extension).
+    /// A preset: `full` (everything above, two killers, the whole selective search),
+    /// `exhaustive` (as `full` without the selective search), `plain` (the plain order, no
+    /// killers, history or selective search, the rest as `full`), `minimal` (alpha-beta order
+    /// only: no table, plain order, no quiescence or extension).
     pub fn preset(name: &str) -> Option<EngineOptions> {
         let full = EngineOptions {
             hash_mb: 16,
@@ -112,13 +175,19 @@ impl EngineOptions {
             quiescence: true,
             check_extension: true,
             aspiration: 60,
+            selective: Selective::ALL,
         };
         Some(match name {
             "full" => full,
+            "exhaustive" => EngineOptions {
+                selective: Selective::default(),
+                ..full
+            },
             "plain" => EngineOptions {
                 staged: false,
                 killers: 0,
                 history: false,
+                selective: Selective::default(),
                 ..full
             },
             "minimal" => EngineOptions {
@@ -129,9 +198,22 @@ impl EngineOptions {
                 quiescence: false,
                 check_extension: false,
                 aspiration: 0,
+                selective: Selective::default(),
             },
             _ => return None,
         })
+    }
+
+    /// Refuses incoherent combinations: razoring drops into the quiescence search, so it needs
+    /// one; killers live in the staged picker.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.selective.razoring && !self.quiescence {
+            return Err("razoring needs the quiescence search".into());
+        }
+        if self.killers > 0 && !self.staged {
+            return Err("killer moves need the staged picker".into());
+        }
+        Ok(())
     }
 }
 
@@ -228,12 +310,21 @@ pub struct Engine {
     stop: Arc<AtomicBool>,
     // Per search:
     path: Vec<(u64, bool)>,
+    /// Where the repetition rule's view of the path starts (after the last null move).
+    floor: usize,
     nodes: u64,
     limits: Limits,
     started: Instant,
     aborted: bool,
     stages: StageCounts,
     pv: Vec<Vec<Move>>,
+}
+
+/// Late-move reduction of the move at `index` (from 0) at a node `depth` plies deep:
+/// `ln(depth) · ln(index) / 2`, at least 1 (only late moves are reduced).
+fn lmr_reduction(depth: i32, index: usize) -> i32 {
+    let r = (f64::from(depth).ln() * (index as f64).ln() / 2.0) as i32;
+    r.max(1)
 }
 
 /// How a move is kept in the history table: the moving piece (or the dropped kind) and the
@@ -282,6 +373,7 @@ impl Engine {
             history: vec![0; 2 * 28 * 81],
             stop: Arc::new(AtomicBool::new(false)),
             path: Vec::new(),
+            floor: 0,
             nodes: 0,
             limits: Limits::default(),
             started: Instant::now(),
@@ -337,6 +429,7 @@ impl Engine {
         report: &mut dyn FnMut(&Iteration),
     ) -> SearchResult {
         self.path.clear();
+        self.floor = 0;
         self.path.extend_from_slice(history);
         self.path.push((root.key(), root.in_check()));
         self.nodes = 0;
@@ -475,9 +568,10 @@ impl Engine {
         };
     }
 
-    /// The repetition score of the last position of the path, if it repeats one earlier.
+    /// The repetition score of the last position of the path, if it repeats one earlier (since
+    /// the last null move).
     fn repeated(&self) -> Option<i32> {
-        repetition(&self.path, 2).map(|r| match r {
+        repetition(&self.path[self.floor..], 2).map(|r| match r {
             Repetition::Draw => 0,
             Repetition::OpponentCheckedPerpetually => MATE_BOUND - 1,
             Repetition::CheckedPerpetually => -(MATE_BOUND - 1),
@@ -529,7 +623,21 @@ impl Engine {
         keyed
     }
 
-    fn node(&mut self, p: &Position, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn node(&mut self, p: &Position, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.node_with(p, depth, alpha, beta, ply, true)
+    }
+
+    /// A node of the main search; `null_ok`: whether a null move may be tried here (not right
+    /// after one).
+    fn node_with(
+        &mut self,
+        p: &Position,
+        mut depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        null_ok: bool,
+    ) -> i32 {
         self.pv[ply].clear();
         if ply > 0 {
             if let Some(score) = self.repeated() {
@@ -578,6 +686,46 @@ impl Engine {
                 }
             }
         }
+        // The parent pushed this position with its check flag: no second attack test.
+        let in_check = self.path.last().is_some_and(|&(_, check)| check);
+        let sel = self.options.selective;
+        let mut futile = false;
+        if !pv_node && !in_check && ply > 0 && sel.any() {
+            let eval = self.eval.value(p);
+            if sel.futility && depth <= 5 && eval - 150 * depth >= beta && eval < MATE_BOUND {
+                return eval;
+            }
+            if sel.razoring && depth <= 2 && eval + 500 + 250 * depth < alpha {
+                let q = self.quiescence(p, alpha - 1, alpha, ply, 0);
+                if self.aborted {
+                    return 0;
+                }
+                if q < alpha {
+                    return q;
+                }
+            }
+            if sel.null_move && null_ok && depth >= 2 && eval >= beta && beta > -MATE_BOUND {
+                let r = 3 + depth / 4;
+                let child = p.null_move();
+                // Repetitions are not looked for across a null move.
+                let floor = std::mem::replace(&mut self.floor, self.path.len());
+                self.path.push((child.key(), false));
+                let s = -self.node_with(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                self.path.pop();
+                self.floor = floor;
+                if self.aborted {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s >= MATE_BOUND { beta } else { s };
+                }
+            }
+            const FUTILITY_MARGIN: [i32; 4] = [0, 200, 350, 500];
+            futile = sel.futility && depth <= 3 && eval + FUTILITY_MARGIN[depth as usize] <= alpha;
+        }
+        if sel.iir && hash_move.is_none() && depth >= 4 {
+            depth -= 1;
+        }
         let moves = p.legal_moves();
         if moves.is_empty() {
             return -(MATE - ply as i32);
@@ -586,17 +734,35 @@ impl Engine {
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
+        let mut quiet_seen = 0;
         for (i, &(mv, stage, _)) in ordered.iter().enumerate() {
             let child = p.play(mv);
             let check = child.in_check();
+            let quiet = stage == Stage::Quiet && !check;
+            if quiet {
+                quiet_seen += 1;
+            }
+            if futile && i > 0 && quiet && best > -MATE_BOUND {
+                continue;
+            }
             let extend = self.options.check_extension && check && ply < 2 * depth as usize + 8;
             let child_depth = depth - 1 + i32::from(extend);
+            // Late quiet moves: two quiet moves in full first, the rest reduced.
+            let reduction = if sel.lmr && quiet && !in_check && depth >= 3 && quiet_seen > 2 {
+                lmr_reduction(depth, i).min(child_depth - 1)
+            } else {
+                0
+            };
             self.path.push((child.key(), check));
             self.stages.searched[stage as usize] += 1;
             let score = if i == 0 {
                 -self.node(&child, child_depth, -beta, -alpha, ply + 1)
             } else {
-                let s = -self.node(&child, child_depth, -alpha - 1, -alpha, ply + 1);
+                let mut s =
+                    -self.node(&child, child_depth - reduction, -alpha - 1, -alpha, ply + 1);
+                if reduction > 0 && s > alpha && !self.aborted {
+                    s = -self.node(&child, child_depth, -alpha - 1, -alpha, ply + 1);
+                }
                 if s > alpha && s < beta && !self.aborted {
                     -self.node(&child, child_depth, -beta, -alpha, ply + 1)
                 } else {
@@ -743,8 +909,8 @@ mod tests {
         assert_eq!(r.score, -MATE);
     }
 
-    /// Without quiescence, extension and aspiration, every option set gives the value of a
-    /// plain negamax of the same evaluation at the same depth.
+    /// Without quiescence, extension, aspiration and the selective search, every option set
+    /// gives the value of a plain negamax of the same evaluation at the same depth.
     #[test]
     fn fixed_depth_values_equal_plain_negamax() {
         let positions = [
@@ -758,7 +924,7 @@ mod tests {
                 let expected = negamax(&p, depth, &mut Walk::new(&HandMadeEval))
                     .value
                     .raw();
-                for preset in ["full", "plain"] {
+                for preset in ["exhaustive", "plain"] {
                     let options = EngineOptions {
                         quiescence: false,
                         check_extension: false,

@@ -603,6 +603,16 @@ impl Position {
         next
     }
 
+    /// The position with the other side to move and nothing else changed: the "null move"
+    /// of null-move pruning (not a move of shogi; only for a side not in check).
+    pub fn null_move(&self) -> Position {
+        let mut next = self.clone();
+        next.key ^= ZOBRIST.white;
+        next.side = self.side.flip();
+        next.ply += 1;
+        next
+    }
+
     /// Whether the side that just moved left its own king attacked.
     pub(crate) fn leaves_mover_in_check(&self) -> bool {
         !self.mover_king_safe()

@@ -8,8 +8,10 @@
 //! depth nodes infinite ponder`, `stop`, `ponderhit`, `gameover`, `quit`. A line that cannot be
 //! obeyed gets an `info string` naming the problem, and the session goes on.
 //!
-//! Options: `USI_Hash` (MiB), `Preset` (full, plain, minimal), `Killers` (0-8), `Threads`
-//! (this engine searches on one thread: 1 is the only value).
+//! Options: `USI_Hash` (MiB), `Preset` (full, exhaustive, plain, minimal), `Killers` (0-8),
+//! the selective search's switches (`NullMove`, `LMR`, `Futility`, `Razoring`, `IIR`: true or
+//! false), `NetworkDelay` (milliseconds kept back from every allotment for the GUI and the
+//! pipe, 60 by default), `Threads` (this engine searches on one thread: 1 is the only value).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
@@ -17,11 +19,11 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crate::engine::{Engine, EngineOptions, Iteration, Limits, MATE, MATE_BOUND};
+use crate::engine::{Engine, EngineOptions, Iteration, Limits, Selective, MATE, MATE_BOUND};
 use crate::position::{Color, Position};
 use crate::record::GameRecord;
 
-/// Time kept back from every allotment for the GUI and the pipe.
+/// Time kept back from every allotment for the GUI and the pipe, unless `NetworkDelay` says.
 const MARGIN: Duration = Duration::from_millis(60);
 
 /// A USI session: the position the GUI set, the options, the engine and its search thread.
@@ -38,6 +40,8 @@ pub struct UsiSession {
     search: Option<JoinHandle<()>>,
     /// Whether the running search waits for `stop` before its best move.
     infinite: bool,
+    /// Time kept back from every allotment (`NetworkDelay`).
+    margin: Duration,
 }
 
 /// What a `go` line asks for.
@@ -95,7 +99,7 @@ fn parse_go(words: &[&str]) -> Result<Go, String> {
 }
 
 /// The limits of a `go` for `side`: a fixed time per move, or a share of the clock.
-fn limits(go: &Go, side: Color) -> Limits {
+fn limits(go: &Go, side: Color, margin: Duration) -> Limits {
     let ms = Duration::from_millis;
     let mut limits = Limits {
         depth: go.depth,
@@ -106,7 +110,7 @@ fn limits(go: &Go, side: Color) -> Limits {
         return limits;
     }
     if let Some(t) = go.movetime {
-        let t = ms(t).saturating_sub(MARGIN).max(ms(1));
+        let t = ms(t).saturating_sub(margin).max(ms(1));
         limits.hard_time = Some(t);
         limits.soft_time = Some(t);
         return limits;
@@ -120,9 +124,14 @@ fn limits(go: &Go, side: Color) -> Limits {
     }
     let clock = clock.unwrap_or(0);
     // Never more than the clock and the byoyomi allow; aim at a fortieth of the clock.
-    let most = ms(clock + byoyomi + inc).saturating_sub(MARGIN).max(ms(1));
+    let most = ms(clock + byoyomi + inc).saturating_sub(margin).max(ms(1));
     let hard = ms(clock / 10 + inc + byoyomi).min(most);
-    let soft = ms(clock / 40 + inc / 2 + byoyomi / 2).min(hard);
+    // Byoyomi not spent is lost: on byoyomi alone, start iterations until 60% of it is gone.
+    let soft = if clock < byoyomi {
+        hard * 3 / 5
+    } else {
+        ms(clock / 40 + inc / 2 + byoyomi / 2).min(hard)
+    };
     limits.hard_time = Some(hard.max(ms(1)));
     limits.soft_time = Some(soft);
     limits
@@ -168,6 +177,7 @@ impl UsiSession {
             game: GameRecord::new(Position::start()),
             search: None,
             infinite: false,
+            margin: MARGIN,
         }
     }
 
@@ -229,12 +239,26 @@ impl UsiSession {
                     self.options.hash_mb
                 ));
                 self.send("option name Threads type spin default 1 min 1 max 1");
-                self.send(
-                    "option name Preset type combo default full var full var plain var minimal",
-                );
+                let presets: Vec<String> = EngineOptions::PRESETS
+                    .iter()
+                    .map(|p| format!("var {p}"))
+                    .collect();
+                self.send(format!(
+                    "option name Preset type combo default full {}",
+                    presets.join(" ")
+                ));
                 self.send(format!(
                     "option name Killers type spin default {} min 0 max 8",
                     self.options.killers
+                ));
+                let mut selective = self.options.selective;
+                for name in Selective::NAMES {
+                    let on = *selective.switch(name).expect("a switch");
+                    self.send(format!("option name {name} type check default {on}"));
+                }
+                self.send(format!(
+                    "option name NetworkDelay type spin default {} min 0 max 10000",
+                    self.margin.as_millis()
                 ));
                 self.send("usiok");
             }
@@ -316,10 +340,27 @@ impl UsiSession {
                     EngineOptions::PRESETS.join(", ")
                 )),
             },
+            "NetworkDelay" => number(10_000).map(|n| self.margin = Duration::from_millis(n as u64)),
             // Options GUIs send to every engine.
             "USI_Ponder" | "USI_OwnBook" => Ok(()),
-            _ => Err(format!("setoption: unknown option '{name}'")),
+            _ => match options.selective.switch(&name) {
+                Some(switch) => match value.parse::<bool>() {
+                    Ok(on) => {
+                        *switch = on;
+                        Ok(())
+                    }
+                    Err(_) => Err(format!(
+                        "setoption {name}: expected true or false, got '{value}'"
+                    )),
+                },
+                None => Err(format!("setoption: unknown option '{name}'")),
+            },
         };
+        let result = result.and_then(|()| {
+            options
+                .validate()
+                .map_err(|e| format!("setoption {name}: {e}"))
+        });
         match result {
             Ok(()) => {
                 self.options = options.clone();
@@ -369,7 +410,7 @@ impl UsiSession {
         };
         let root = self.game.position().clone();
         let history = self.game.history()[..self.game.history().len() - 1].to_vec();
-        let limits = limits(&go, root.side_to_move());
+        let limits = limits(&go, root.side_to_move(), self.margin);
         self.infinite = go.infinite;
         self.release.store(!go.infinite, Ordering::Relaxed);
         // Lowered here, before the thread starts, so that a `stop` read next always counts.
@@ -500,7 +541,11 @@ mod tests {
             ("go sideways 3", "go: unknown parameter 'sideways'"),
             (
                 "setoption name Preset value fast",
-                "expected one of full, plain, minimal",
+                "expected one of full, exhaustive, plain, minimal",
+            ),
+            (
+                "setoption name NullMove value maybe",
+                "setoption NullMove: expected true or false, got 'maybe'",
             ),
             (
                 "setoption name USI_Hash value lots",
@@ -521,7 +566,14 @@ mod tests {
         // The position is still the start, and the session still searches.
         assert_eq!(s.position(), &Position::start());
         s.handle("setoption name Preset value plain");
+        s.handle("setoption name Killers value 3");
+        let answer = rx.recv_timeout(Duration::from_secs(5)).unwrap();
+        assert_eq!(
+            answer,
+            "info string setoption Killers: killer moves need the staged picker"
+        );
         s.handle("setoption name USI_Hash value 1");
+        s.handle("setoption name NetworkDelay value 10");
         s.handle("go depth 2");
         assert!(until(&rx, "bestmove")[0].starts_with("info depth 1"));
     }
@@ -529,14 +581,20 @@ mod tests {
     #[test]
     fn the_clock_is_shared_out() {
         let go = parse_go(&["btime", "60000", "wtime", "1000", "byoyomi", "500"]).unwrap();
-        let black = limits(&go, Color::Black);
+        let black = limits(&go, Color::Black, MARGIN);
         assert_eq!(black.hard_time, Some(Duration::from_millis(6_500)));
         assert_eq!(black.soft_time, Some(Duration::from_millis(1_750)));
-        let white = limits(&go, Color::White);
+        let white = limits(&go, Color::White, MARGIN);
         assert_eq!(white.hard_time, Some(Duration::from_millis(600)));
         // Byoyomi only: never past it.
         let go = parse_go(&["btime", "0", "wtime", "0", "byoyomi", "1000"]).unwrap();
-        let l = limits(&go, Color::Black);
-        assert!(l.hard_time.unwrap() <= Duration::from_millis(1000) - MARGIN);
+        let l = limits(&go, Color::Black, MARGIN);
+        assert_eq!(l.hard_time, Some(Duration::from_millis(1000) - MARGIN));
+        assert_eq!(
+            l.soft_time,
+            Some((Duration::from_millis(1000) - MARGIN) * 3 / 5)
+        );
+        let l = limits(&go, Color::Black, Duration::from_millis(10));
+        assert_eq!(l.hard_time, Some(Duration::from_millis(990)));
     }
 }

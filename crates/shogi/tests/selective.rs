@@ -1,0 +1,131 @@
+//! The engine's selective search (null move, late-move reductions, futility, razoring,
+//! internal iterative reduction) against facts: the short mates of antma's tsumeshogi-check
+//! test positions in `../shared/data/tsume/antma.tsv` (beside the repository; not copied into
+//! it) that the exhaustive search finds, found with the same length by each switch alone and by
+//! all together; fewer nodes to a depth; incoherent options refused.
+
+use std::path::PathBuf;
+
+use prune_shogi::engine::{Engine, EngineOptions, Limits, Selective, MATE};
+use prune_shogi::Position;
+
+/// `(id, sfen, plies)` of antma.tsv's mates of at most `longest` plies.
+fn mates(longest: u32) -> Vec<(String, String, u32)> {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/tsume/antma.tsv");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .map(|line| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            assert_eq!(fields.len(), 4, "{line}");
+            (
+                fields[0].to_string(),
+                fields[1].to_string(),
+                fields[2].parse().unwrap(),
+            )
+        })
+        .filter(|&(_, _, plies)| plies > 0 && plies <= longest)
+        .collect()
+}
+
+fn search(sfen: &str, options: EngineOptions, depth: u32) -> (i32, u64) {
+    let p: Position = sfen.parse().unwrap_or_else(|e| panic!("{sfen}: {e}"));
+    let r = Engine::new(options).search(
+        &p,
+        &[],
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        },
+        &mut |_| {},
+    );
+    (r.score, r.nodes)
+}
+
+/// Every switch alone, all of them together, and none.
+fn selective_sets() -> Vec<(String, Selective)> {
+    let mut sets = vec![
+        ("none".to_string(), Selective::default()),
+        ("all".to_string(), Selective::ALL),
+    ];
+    for name in Selective::NAMES {
+        let mut one = Selective::default();
+        *one.switch(name).unwrap() = true;
+        sets.push((name.to_string(), one));
+    }
+    sets
+}
+
+/// The mates the exhaustive search finds with the source's length (antma's lengths ignore
+/// futile interpositions, which the engine's full rules count, so a few are longer for it):
+/// each switch alone and all together find each of them with that length.
+#[test]
+fn the_selective_search_finds_every_short_mate_the_exhaustive_one_finds() {
+    let problems = mates(3);
+    assert_eq!(problems.len(), 16 + 22, "antma.tsv's mates in 1 and 3");
+    let exhaustive = EngineOptions::preset("exhaustive").unwrap();
+    let found: Vec<_> = problems
+        .iter()
+        .filter(|(_, sfen, plies)| {
+            search(sfen, exhaustive.clone(), plies + 2).0 == MATE - *plies as i32
+        })
+        .collect();
+    let ids: Vec<&str> = problems
+        .iter()
+        .filter(|p| !found.contains(p))
+        .map(|(id, _, _)| id.as_str())
+        .collect();
+    eprintln!(
+        "{} of {} found; missed: {ids:?}",
+        found.len(),
+        problems.len()
+    );
+    assert!(found.len() >= 30, "the exhaustive search misses {ids:?}");
+    for (name, selective) in selective_sets() {
+        for (id, sfen, plies) in &found {
+            let options = EngineOptions {
+                selective,
+                ..EngineOptions::preset("full").unwrap()
+            };
+            let (score, _) = search(sfen, options, plies + 2);
+            assert_eq!(score, MATE - *plies as i32, "{id} with {name}");
+        }
+    }
+}
+
+#[test]
+fn the_selective_search_reaches_a_depth_with_fewer_nodes() {
+    let middle = "ln1g1gsnl/1r1s2k2/p1pppp1pp/6p2/1p7/2P6/PPSPPPPPP/2G4R1/LN2KGSNL b Bb 15";
+    let (_, exhaustive) = search(middle, EngineOptions::preset("exhaustive").unwrap(), 6);
+    for (name, selective) in selective_sets().into_iter().skip(1) {
+        let options = EngineOptions {
+            selective,
+            ..EngineOptions::preset("full").unwrap()
+        };
+        let (_, nodes) = search(middle, options, 6);
+        assert!(
+            nodes < exhaustive,
+            "{name}: {nodes} nodes against {exhaustive} without"
+        );
+    }
+}
+
+#[test]
+fn incoherent_options_are_refused() {
+    let razoring_alone = EngineOptions {
+        quiescence: false,
+        ..EngineOptions::preset("full").unwrap()
+    };
+    assert_eq!(
+        razoring_alone.validate().unwrap_err(),
+        "razoring needs the quiescence search"
+    );
+    let killers_unstaged = EngineOptions {
+        killers: 2,
+        ..EngineOptions::preset("plain").unwrap()
+    };
+    assert!(killers_unstaged.validate().is_err());
+    for preset in EngineOptions::PRESETS {
+        assert_eq!(EngineOptions::preset(preset).unwrap().validate(), Ok(()));
+    }
+}
