@@ -118,9 +118,25 @@ fn quiet_on_closed_pipe() {
     }));
 }
 
+/// The arguments, with `usi` put first when the program was started as `prune-usi` (a link or
+/// a copy of that name): shogi software (cshogi, GUIs) starts an engine by its path alone, with
+/// no arguments, so `ln -s $(which prune) prune-usi` makes the USI engine such software expects.
+fn arguments() -> Vec<std::ffi::OsString> {
+    let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let started_as_usi = args.first().is_some_and(|first| {
+        std::path::Path::new(first)
+            .file_stem()
+            .is_some_and(|stem| stem == "prune-usi")
+    });
+    if started_as_usi {
+        args.insert(1, "usi".into());
+    }
+    args
+}
+
 fn main() -> ExitCode {
     quiet_on_closed_pipe();
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(arguments());
     let outcome = match cli.command {
         Command::Search(args) => search_cmd::run(&args),
         Command::Solve(args) => solve_cmd::run(&args),

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use prune_search::MoveBits;
 
-use crate::eval::{value, HandMadeEval};
+use crate::eval::{value, HandMadeEval, MaterialEval};
 use crate::position::{Move, Position};
 use crate::record::{repetition, Repetition};
 
@@ -88,8 +88,50 @@ pub struct EngineOptions {
     pub check_extension: bool,
     /// The aspiration window's half-width in centipawns from depth 4 (0: full windows).
     pub aspiration: i32,
+    /// The static evaluation.
+    pub eval: EvalKind,
     /// The selective search: which prunings and reductions are on (see [`Selective`]).
     pub selective: Selective,
+}
+
+/// Which static evaluation the engine uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EvalKind {
+    /// [`HandMadeEval`]: material and king safety.
+    #[default]
+    HandMade,
+    /// [`MaterialEval`]: material alone (on the board and in hand).
+    Material,
+}
+
+impl EvalKind {
+    /// The evaluations by name (the USI option `Eval`): `hand`, `material`.
+    pub const NAMES: [&'static str; 2] = ["hand", "material"];
+
+    /// The evaluation called `name`.
+    pub fn from_name(name: &str) -> Option<EvalKind> {
+        match name {
+            "hand" => Some(EvalKind::HandMade),
+            "material" => Some(EvalKind::Material),
+            _ => None,
+        }
+    }
+
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        match self {
+            EvalKind::HandMade => "hand",
+            EvalKind::Material => "material",
+        }
+    }
+
+    /// The value of `p` for its side to move, in centipawns.
+    pub fn value(self, p: &Position) -> i32 {
+        match self {
+            EvalKind::HandMade => HandMadeEval.value(p),
+            EvalKind::Material => MaterialEval.value(p),
+        }
+    }
 }
 
 /// The selective enhancements of chess and shogi engines, each a switch. None of them is exact:
@@ -119,6 +161,13 @@ pub struct Selective {
     /// Internal iterative reduction: a node with 4 plies or more left and no move from the
     /// table is searched one ply shallower (its first search fills the table for the next).
     pub iir: bool,
+    /// Late-move pruning (move-count pruning): with up to 6 plies left, quiet moves that do not
+    /// check are skipped once `3 + depth²` of them have been searched.
+    pub late_move_pruning: bool,
+    /// Static-exchange pruning: with up to 5 plies left, captures whose exchange
+    /// ([`Position::see`]) loses more than 150 centipawns a ply and quiet moves that lose more
+    /// than `60 · depth²` are skipped (never the first move, never a check).
+    pub see_pruning: bool,
 }
 
 impl Selective {
@@ -129,10 +178,20 @@ impl Selective {
         futility: true,
         razoring: true,
         iir: true,
+        late_move_pruning: true,
+        see_pruning: true,
     };
 
     /// The switches by name (as USI options and in the lab), in order.
-    pub const NAMES: [&'static str; 5] = ["NullMove", "LMR", "Futility", "Razoring", "IIR"];
+    pub const NAMES: [&'static str; 7] = [
+        "NullMove",
+        "LMR",
+        "Futility",
+        "Razoring",
+        "IIR",
+        "LateMovePruning",
+        "SeePruning",
+    ];
 
     /// The switch called `name` (one of [`Selective::NAMES`]).
     pub fn switch(&mut self, name: &str) -> Option<&mut bool> {
@@ -142,6 +201,8 @@ impl Selective {
             "Futility" => &mut self.futility,
             "Razoring" => &mut self.razoring,
             "IIR" => &mut self.iir,
+            "LateMovePruning" => &mut self.late_move_pruning,
+            "SeePruning" => &mut self.see_pruning,
             _ => return None,
         })
     }
@@ -175,6 +236,7 @@ impl EngineOptions {
             quiescence: true,
             check_extension: true,
             aspiration: 60,
+            eval: EvalKind::HandMade,
             selective: Selective::ALL,
         };
         Some(match name {
@@ -198,6 +260,7 @@ impl EngineOptions {
                 quiescence: false,
                 check_extension: false,
                 aspiration: 0,
+                eval: EvalKind::HandMade,
                 selective: Selective::default(),
             },
             _ => return None,
@@ -302,7 +365,6 @@ const NO_MOVE: u32 = u32::MAX;
 /// [`Engine::clear`].
 pub struct Engine {
     options: EngineOptions,
-    eval: HandMadeEval,
     table: Vec<Entry>,
     killers: Vec<Vec<Move>>,
     /// By piece index (kind and color) or drop, and target square.
@@ -350,16 +412,10 @@ fn mvv_lva(p: &Position, mv: Move) -> i32 {
     victim * 16 - attacker / 16
 }
 
-/// Whether a capture keeps its material: the victim is worth at least the attacker, or the
-/// target square is not defended (a static exchange in one step).
+/// Whether a capture keeps its material: its static exchange evaluation
+/// ([`Position::see`]) loses nothing.
 fn good_capture(p: &Position, mv: Move) -> bool {
-    let Move::Normal { from, to, .. } = mv else {
-        return true;
-    };
-    let victim = p.captured(mv).map_or(0, |q| value(q.kind));
-    let attacker = p.piece(from).map_or(0, |q| value(q.kind));
-    // The king can always capture an undefended piece; a defended one it cannot take at all.
-    victim >= attacker || !p.attacked(to, p.side_to_move().flip())
+    p.see(mv) >= 0
 }
 
 impl Engine {
@@ -367,7 +423,6 @@ impl Engine {
     pub fn new(options: EngineOptions) -> Engine {
         let mut engine = Engine {
             options: options.clone(),
-            eval: HandMadeEval,
             table: Vec::new(),
             killers: vec![Vec::new(); MAX_PLY],
             history: vec![0; 2 * 28 * 81],
@@ -653,7 +708,7 @@ impl Engine {
                 if moves.is_empty() {
                     -(MATE - ply as i32)
                 } else {
-                    self.eval.value(p)
+                    self.options.eval.value(p)
                 }
             };
         }
@@ -691,7 +746,7 @@ impl Engine {
         let sel = self.options.selective;
         let mut futile = false;
         if !pv_node && !in_check && ply > 0 && sel.any() {
-            let eval = self.eval.value(p);
+            let eval = self.options.eval.value(p);
             if sel.futility && depth <= 5 && eval - 150 * depth >= beta && eval < MATE_BOUND {
                 return eval;
             }
@@ -742,8 +797,23 @@ impl Engine {
             if quiet {
                 quiet_seen += 1;
             }
-            if futile && i > 0 && quiet && best > -MATE_BOUND {
-                continue;
+            if i > 0 && !pv_node && !in_check && best > -MATE_BOUND {
+                if quiet
+                    && (futile
+                        || sel.late_move_pruning && depth <= 6 && quiet_seen > 3 + depth * depth)
+                {
+                    continue;
+                }
+                if sel.see_pruning && depth <= 5 && !check {
+                    let limit = if stage == Stage::Quiet {
+                        -60 * depth * depth
+                    } else {
+                        -150 * depth
+                    };
+                    if stage != Stage::HashMove && p.see(mv) < limit {
+                        continue;
+                    }
+                }
             }
             let extend = self.options.check_extension && check && ply < 2 * depth as usize + 8;
             let child_depth = depth - 1 + i32::from(extend);
@@ -837,7 +907,7 @@ impl Engine {
                 return -(MATE - ply as i32);
             }
         } else {
-            best = self.eval.value(p);
+            best = self.options.eval.value(p);
             if best >= beta || q >= QUIESCENCE_PLIES {
                 return best;
             }

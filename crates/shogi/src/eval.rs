@@ -33,8 +33,9 @@ pub fn value(kind: Kind) -> i32 {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct MaterialEval;
 
-impl Evaluator<Position> for MaterialEval {
-    fn evaluate(&self, p: &Position) -> Score {
+impl MaterialEval {
+    /// The value of `p` for its side to move, in centipawns.
+    pub fn value(&self, p: &Position) -> i32 {
         let us = p.side_to_move();
         let mut total = 0;
         for s in (0..81u8).map(Square) {
@@ -49,7 +50,13 @@ impl Evaluator<Position> for MaterialEval {
                 total += sign * i32::from(p.in_hand(color, kind)) * value(kind) * 11 / 10;
             }
         }
-        Score::heuristic(total)
+        total
+    }
+}
+
+impl Evaluator<Position> for MaterialEval {
+    fn evaluate(&self, p: &Position) -> Score {
+        Score::heuristic(self.value(p))
     }
 
     fn order_moves(&self, p: &Position, moves: &mut [Move]) {

@@ -8,7 +8,8 @@
 //! depth nodes infinite ponder`, `stop`, `ponderhit`, `gameover`, `quit`. A line that cannot be
 //! obeyed gets an `info string` naming the problem, and the session goes on.
 //!
-//! Options: `USI_Hash` (MiB), `Preset` (full, exhaustive, plain, minimal), `Killers` (0-8),
+//! Options: `USI_Hash` (MiB), `Preset` (full, exhaustive, plain, minimal), `Eval` (hand:
+//! material and king safety; material), `Killers` (0-8),
 //! the selective search's switches (`NullMove`, `LMR`, `Futility`, `Razoring`, `IIR`: true or
 //! false), `NetworkDelay` (milliseconds kept back from every allotment for the GUI and the
 //! pipe, 60 by default), `Threads` (this engine searches on one thread: 1 is the only value).
@@ -19,7 +20,9 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crate::engine::{Engine, EngineOptions, Iteration, Limits, Selective, MATE, MATE_BOUND};
+use crate::engine::{
+    Engine, EngineOptions, EvalKind, Iteration, Limits, Selective, MATE, MATE_BOUND,
+};
 use crate::position::{Color, Position};
 use crate::record::GameRecord;
 
@@ -251,6 +254,13 @@ impl UsiSession {
                     "option name Killers type spin default {} min 0 max 8",
                     self.options.killers
                 ));
+                let evals: Vec<String> =
+                    EvalKind::NAMES.iter().map(|e| format!("var {e}")).collect();
+                self.send(format!(
+                    "option name Eval type combo default {} {}",
+                    self.options.eval.name(),
+                    evals.join(" ")
+                ));
                 let mut selective = self.options.selective;
                 for name in Selective::NAMES {
                     let on = *selective.switch(name).expect("a switch");
@@ -338,6 +348,16 @@ impl UsiSession {
                 None => Err(format!(
                     "setoption Preset: expected one of {}, got '{value}'",
                     EngineOptions::PRESETS.join(", ")
+                )),
+            },
+            "Eval" => match EvalKind::from_name(&value) {
+                Some(eval) => {
+                    options.eval = eval;
+                    Ok(())
+                }
+                None => Err(format!(
+                    "setoption Eval: expected one of {}, got '{value}'",
+                    EvalKind::NAMES.join(", ")
                 )),
             },
             "NetworkDelay" => number(10_000).map(|n| self.margin = Duration::from_millis(n as u64)),
