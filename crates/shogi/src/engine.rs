@@ -1,13 +1,15 @@
 //! The playing engine: NegaScout (principal variation search) with iterative deepening,
 //! aspiration windows, a transposition table, the staged move picker with killer moves and
-//! history, a quiescence search over captures, check extension and limits of depth, nodes
-//! and time. It evaluates with [`HandMadeEval`]. No I/O: `prune usi` and the command line
-//! drive it.
+//! history, a quiescence search over captures (and checks at its first ply), check extension,
+//! the selective search of chess and shogi engines ([`Selective`]: null move, late-move
+//! reductions and pruning, futility, razoring, static-exchange pruning, internal iterative
+//! reduction) and limits of depth, nodes and time. It evaluates with [`HandMadeEval`] or
+//! [`MaterialEval`] ([`EvalKind`]). No I/O: `prune usi` and the command line drive it.
 //!
 //! The staged picker draws a node's moves in the order shogi engines (Apery, and Stockfish
 //! before it) use: the table's move, good captures (most valuable victim first, least valuable
-//! attacker next; a capture is good when the victim is worth at least the attacker or the
-//! square is not defended), the killer moves of the ply, the quiet moves by history, the bad
+//! attacker next; a capture is good when its static exchange evaluation, [`Position::see`],
+//! loses nothing), the killer moves of the ply, the quiet moves by history, the bad
 //! captures. All legal moves are generated at once (legality needs the position after each
 //! move here), so the stages order the moves rather than save their generation. The plain
 //! order, for comparison, is the table's move and then captures by victim, the rest as
@@ -84,6 +86,10 @@ pub struct EngineOptions {
     pub history: bool,
     /// A quiescence search over captures at the leaves (else the static evaluation).
     pub quiescence: bool,
+    /// The quiescence search's first ply also tries the quiet moves and drops that check
+    /// (and do not lose the piece by [`Position::see`]): in shogi most tactics begin with a
+    /// check, often by a drop.
+    pub quiet_checks: bool,
     /// Checking moves are searched one ply deeper.
     pub check_extension: bool,
     /// The aspiration window's half-width in centipawns from depth 4 (0: full windows).
@@ -234,6 +240,7 @@ impl EngineOptions {
             killers: 2,
             history: true,
             quiescence: true,
+            quiet_checks: true,
             check_extension: true,
             aspiration: 60,
             eval: EvalKind::HandMade,
@@ -258,6 +265,7 @@ impl EngineOptions {
                 killers: 0,
                 history: false,
                 quiescence: false,
+                quiet_checks: false,
                 check_extension: false,
                 aspiration: 0,
                 eval: EvalKind::HandMade,
@@ -267,11 +275,14 @@ impl EngineOptions {
         })
     }
 
-    /// Refuses incoherent combinations: razoring drops into the quiescence search, so it needs
+    /// Refuses incoherent combinations: razoring and checks in the quiescence search need
     /// one; killers live in the staged picker.
     pub fn validate(&self) -> Result<(), String> {
         if self.selective.razoring && !self.quiescence {
             return Err("razoring needs the quiescence search".into());
+        }
+        if self.quiet_checks && !self.quiescence {
+            return Err("checks in the quiescence search need the quiescence search".into());
         }
         if self.killers > 0 && !self.staged {
             return Err("killer moves need the staged picker".into());
@@ -912,11 +923,16 @@ impl Engine {
                 return best;
             }
             alpha = alpha.max(best);
-            p.legal_captures(&mut moves);
+            if q == 0 && self.options.quiet_checks {
+                p.generate_legal(&mut moves);
+                moves.retain(|&mv| p.captured(mv).is_some() || p.gives_check(mv) && p.see(mv) >= 0);
+            } else {
+                p.legal_captures(&mut moves);
+            }
         }
         moves.sort_by_key(|&mv| -mvv_lva(p, mv));
         for mv in moves {
-            if !in_check && !good_capture(p, mv) {
+            if !in_check && p.captured(mv).is_some() && !good_capture(p, mv) {
                 continue;
             }
             let score = -self.quiescence(&p.play(mv), -beta, -alpha, ply + 1, q + 1);

@@ -537,6 +537,42 @@ impl Position {
         gains[0]
     }
 
+    /// Whether `mv` (legal here) checks the opponent's king: the moved or dropped piece
+    /// attacks it from the target square, or the move uncovers a slider (then decided by
+    /// playing it, as few moves start on the king's lines).
+    pub fn gives_check(&self, mv: Move) -> bool {
+        let us = self.side;
+        let Some(king) = self.king(us.flip()) else {
+            return false;
+        };
+        let occupied = self.occupied();
+        let (to, kind, from) = match mv {
+            Move::Normal { from, to, promote } => {
+                let kind = self.board[from.0 as usize]
+                    .expect("a move starts from a piece")
+                    .kind;
+                let kind = if promote {
+                    kind.promoted().unwrap_or(kind)
+                } else {
+                    kind
+                };
+                (to, kind, Some(from))
+            }
+            Move::Drop { kind, to } => (to, kind, None),
+        };
+        let after = (occupied | bit(to)) & !from.map_or(0, bit);
+        if bitboard::attacks(us, kind, to, after) & bit(king) != 0 {
+            return true;
+        }
+        let Some(from) = from else {
+            return false;
+        };
+        // A discovered check needs `from` on a line from the king.
+        let lines =
+            bitboard::rook_attacks(king, occupied) | bitboard::bishop_attacks(king, occupied);
+        lines & bit(from) != 0 && self.play(mv).in_check()
+    }
+
     /// Whether the side to move is in check.
     pub fn in_check(&self) -> bool {
         self.king(self.side)
@@ -913,6 +949,30 @@ impl Game for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `gives_check` agrees with playing the move and looking, for every legal move along
+    /// pseudo-random games from the start.
+    #[test]
+    fn gives_check_agrees_with_playing_the_move() {
+        let mut state = 7u64;
+        let mut checks = 0;
+        for _ in 0..20 {
+            let mut p = Position::start();
+            for _ in 0..120 {
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                for &mv in &moves {
+                    let expected = p.play(mv).in_check();
+                    assert_eq!(p.gives_check(mv), expected, "{p:?} {mv}");
+                    checks += usize::from(expected);
+                }
+                p = p.play(moves[splitmix(&mut state) as usize % moves.len()]);
+            }
+        }
+        assert!(checks > 100, "only {checks} checking moves seen");
+    }
 
     /// Exchanges worked out by hand (piece values of [`crate::value`]).
     #[test]
