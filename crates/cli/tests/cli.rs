@@ -684,12 +684,13 @@ fn lab_lists_its_experiments() {
         "probcut",
         "mcts-vs-alphabeta",
         "shogi-killers",
+        "selective",
         "wthor",
     ] {
         assert!(stdout(&o).contains(name), "{name}");
     }
     let list = json(&["lab", "list", "--json"]);
-    assert_eq!(list.as_array().unwrap().len(), 11);
+    assert_eq!(list.as_array().unwrap().len(), 12);
     assert_eq!(list[0]["name"], "nodes");
 }
 

@@ -82,6 +82,11 @@ fn tiny(experiment: &str, jobs: usize) -> LabOptions {
             o.games = Some(3);
             o.slots = Some(vec![0, 2]);
         }
+        "selective" => {
+            // One self-play game's three positions, depth 3.
+            o.depths = Some(3..=3);
+            o.games = Some(3);
+        }
         "wthor" => {
             // Three positions at three numbers of empties from ../shared/data/wthor, depth 2.
             o.per_set = Some(3);
@@ -190,6 +195,7 @@ fn node_counts_do_not_depend_on_jobs_or_on_the_run() {
         "algorithms",
         "connect4",
         "shogi-killers",
+        "selective",
     ] {
         let one = run_experiment(name, &tiny(name, 1), &NoProgress).unwrap();
         let three = run_experiment(name, &tiny(name, 3), &NoProgress).unwrap();

@@ -11,6 +11,7 @@ mod minimal_tree;
 mod nodes;
 mod parallel;
 mod probcut;
+mod selective;
 mod shogi;
 mod wthor;
 
@@ -142,6 +143,17 @@ pub const EXPERIMENTS: &[ExperimentInfo] = &[
         defaults: shogi::DEFAULTS,
         options: &["depths", "games", "slots"],
         run: shogi::run,
+    },
+    ExperimentInfo {
+        name: "selective",
+        reproduces: "The selective search of chess and shogi engines in shogi: each \
+                     enhancement (null move, late-move reductions, futility, razoring, internal \
+                     iterative reduction, late-move pruning, static-exchange pruning) alone, \
+                     all together and all but one; nodes to a fixed depth against the \
+                     exhaustive search, and how often the move and the value stay the same.",
+        defaults: selective::DEFAULTS,
+        options: &["depths", "games"],
+        run: selective::run,
     },
     ExperimentInfo {
         name: "wthor",

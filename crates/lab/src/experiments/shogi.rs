@@ -21,7 +21,7 @@ const DEFAULT_SLOTS: [usize; 5] = [0, 1, 2, 4, 8];
 /// The plies of a self-play game at which positions are taken.
 const SAMPLE_PLIES: [usize; 3] = [24, 40, 56];
 
-/// Middle game positions: self-play of the full preset at depth 2 from the two-move openings
+/// Middle game positions: self-play of the exhaustive preset at depth 2 from the two-move openings
 /// (every 37th of the 900, in order), the positions after [`SAMPLE_PLIES`] plies.
 pub(super) fn positions(count: usize) -> Vec<GameRecord> {
     let mut openings = Vec::new();
@@ -34,7 +34,7 @@ pub(super) fn positions(count: usize) -> Vec<GameRecord> {
     }
     let mut engine = Engine::new(EngineOptions {
         hash_mb: 4,
-        ..EngineOptions::default()
+        ..EngineOptions::preset("exhaustive").expect("a preset")
     });
     let limits = Limits {
         depth: Some(2),
@@ -87,7 +87,9 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
         return Err(LabError::Usage("--games: at least one position".into()));
     }
     let games = positions(count);
-    let full = EngineOptions::preset("full").expect("a preset");
+    // The killers are measured in the exhaustive search: the selective search's prunings
+    // would change the trees the orderings are compared on.
+    let full = EngineOptions::preset("exhaustive").expect("a preset");
     let mut configs = vec![Config {
         name: "plain order".into(),
         options: EngineOptions::preset("plain").expect("a preset"),
@@ -105,7 +107,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
         });
     }
     configs.push(Config {
-        name: "staged, 2 killers + history (full)".into(),
+        name: "staged, 2 killers + history (exhaustive preset)".into(),
         options: full.clone(),
         slots: None,
     });
@@ -261,7 +263,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
             (
                 "positions".into(),
                 format!(
-                    "{} from self-play of the full preset at depth 2 (plies {:?} of each game)",
+                    "{} from self-play of the exhaustive preset at depth 2 (plies {:?} of each game)",
                     games.len(),
                     SAMPLE_PLIES
                 ),
