@@ -9,10 +9,11 @@
 //! obeyed gets an `info string` naming the problem, and the session goes on.
 //!
 //! Options: `USI_Hash` (MiB), `Preset` (full, exhaustive, plain, minimal), `Eval` (hand:
-//! material and king safety; material), `Killers` (0-8),
-//! the selective search's switches (`NullMove`, `LMR`, `Futility`, `Razoring`, `IIR`: true or
-//! false), `NetworkDelay` (milliseconds kept back from every allotment for the GUI and the
-//! pipe, 60 by default), `Threads` (this engine searches on one thread: 1 is the only value).
+//! material and king safety; material), `Killers` (0-8), the selective search's switches
+//! (`NullMove`, `LMR`, `Futility`, `Razoring`, `IIR`, `LateMovePruning`, `SeePruning`: true or
+//! false), `QuiescenceChecks` (true or false), `NetworkDelay` (milliseconds kept back from
+//! every allotment for the GUI and the pipe, 60 by default), `Threads` (this engine searches
+//! on one thread: 1 is the only value).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
@@ -261,6 +262,10 @@ impl UsiSession {
                     self.options.eval.name(),
                     evals.join(" ")
                 ));
+                self.send(format!(
+                    "option name QuiescenceChecks type check default {}",
+                    self.options.quiet_checks
+                ));
                 let mut selective = self.options.selective;
                 for name in Selective::NAMES {
                     let on = *selective.switch(name).expect("a switch");
@@ -358,6 +363,15 @@ impl UsiSession {
                 None => Err(format!(
                     "setoption Eval: expected one of {}, got '{value}'",
                     EvalKind::NAMES.join(", ")
+                )),
+            },
+            "QuiescenceChecks" => match value.parse::<bool>() {
+                Ok(on) => {
+                    options.quiet_checks = on;
+                    Ok(())
+                }
+                Err(_) => Err(format!(
+                    "setoption {name}: expected true or false, got '{value}'"
                 )),
             },
             "NetworkDelay" => number(10_000).map(|n| self.margin = Duration::from_millis(n as u64)),

@@ -17,9 +17,9 @@ use crate::{run_tasks, Cell, LabError, LabOptions, Legend, Plot, Progress, Repor
 use crate::{Table, XAxis};
 
 /// The defaults, in words, for `prune lab list`.
-pub(super) const DEFAULTS: &str = "24 positions from self-play, depths 4-6";
+pub(super) const DEFAULTS: &str = "24 positions from self-play, depths 3-5";
 const DEFAULT_POSITIONS: usize = 24;
-const DEFAULT_DEPTHS: std::ops::RangeInclusive<u32> = 4..=6;
+const DEFAULT_DEPTHS: std::ops::RangeInclusive<u32> = 3..=5;
 
 struct Config {
     name: String,
@@ -189,7 +189,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
                      late-move reductions, futility and its reverse, razoring, internal \
                      iterative reduction, late-move pruning, static-exchange pruning), alone \
                      and stacked, in prune's shogi engine (NegaScout with a table, the staged \
-                     picker, quiescence with checks at its first ply, check extension) on \
+                     picker, quiescence, check extension) on \
                      middle game positions: nodes to a fixed depth against the exhaustive \
                      search, and how often the move and the value stay the same."
             .into(),
