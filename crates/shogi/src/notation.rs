@@ -178,6 +178,9 @@ impl FromStr for Position {
                     ));
                 }
             }
+            if promoted {
+                return Err(at(offset + row.len(), "'+' with no piece after it"));
+            }
             if file != 0 {
                 return Err(at(
                     offset,
@@ -224,8 +227,20 @@ impl FromStr for Position {
                 } else {
                     Color::White
                 };
-                let n = if count == 0 { 1 } else { count } as u8;
-                hands[color as usize][kind.hand_index().expect("a hand kind")] += n;
+                let n = if count == 0 { 1 } else { count };
+                let held = &mut hands[color as usize][kind.hand_index().expect("a hand kind")];
+                let most = match kind {
+                    Kind::Pawn => 18,
+                    Kind::Bishop | Kind::Rook => 2,
+                    _ => 4,
+                };
+                if u32::from(*held) + n > most {
+                    return Err(at(
+                        hands_at + i,
+                        format!("more than {most} of '{c}' in hand (the game has {most})"),
+                    ));
+                }
+                *held += n as u8;
                 count = 0;
             }
             if count != 0 {
@@ -480,6 +495,28 @@ mod tests {
             .unwrap_err();
         assert_eq!(e.column, Some(25), "{e}");
         assert!("9/9/9 b - 1".parse::<Position>().is_err());
+    }
+
+    /// Found by the `shogi_notation` fuzz target: a rank ending in '+' was read as if the '+'
+    /// were not there, and a hand could hold more pieces of a kind than the game has (34
+    /// bishops, one letter at a time), which then printed as a count the reader refuses.
+    #[test]
+    fn a_dangling_promotion_and_an_impossible_hand_are_refused() {
+        let e = "ln1g1gsnl/1r1s2k2/p1pppp1pp/6p2/1p7/2P6+/PPSPPPPPP/2G4R1/LN2KGSNL b Bb 1"
+            .parse::<Position>()
+            .unwrap_err();
+        assert!(e.to_string().contains("'+' with no piece after it"), "{e}");
+        assert_eq!(e.column, Some(41), "{e}");
+        let e = "4k4/9/9/9/9/9/9/9/4K4 b BBB 1"
+            .parse::<Position>()
+            .unwrap_err();
+        assert!(e.to_string().contains("more than 2 of 'B' in hand"), "{e}");
+        let e = "4k4/9/9/9/9/9/9/9/4K4 b 5g 1"
+            .parse::<Position>()
+            .unwrap_err();
+        assert!(e.to_string().contains("more than 4 of 'g' in hand"), "{e}");
+        let p: Position = "4k4/9/9/9/9/9/9/9/4K4 b 2R4G18P 1".parse().unwrap();
+        assert_eq!(p.to_string().parse::<Position>().unwrap(), p);
     }
 
     #[test]
