@@ -20,7 +20,10 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(r.position.moves_played() as usize, r.moves.len());
         // A line may end with the winning stone: the position is over, lost for the side to move.
         if r.position.is_won() {
-            assert!(r.position.outcome().is_some_and(|s| s.is_loss()), "{text:?}");
+            assert!(
+                r.position.outcome().is_some_and(|s| s.is_loss()),
+                "{text:?}"
+            );
         }
         let mut solver = Solver::with_table_bits(10).expect("a tiny table");
         let options = SolveOptions {

@@ -29,14 +29,25 @@ fuzz_target!(|data: &[u8]| {
     let legal = position.legal_moves();
     for &mv in &legal {
         let usi = mv.to_string();
-        assert_eq!(position.parse_move(&usi).ok(), Some(mv), "{usi} in {position}");
+        assert_eq!(
+            position.parse_move(&usi).ok(),
+            Some(mv),
+            "{usi} in {position}"
+        );
         let _ = position.play(mv);
     }
     for line in lines.take(16) {
         match position.parse_move(line) {
             Ok(mv) => {
-                assert!(legal.contains(&mv), "{line:?} read as {mv}, not legal in {position}");
-                assert_eq!(position.parse_move(&mv.to_string()).ok(), Some(mv), "{line:?}");
+                assert!(
+                    legal.contains(&mv),
+                    "{line:?} read as {mv}, not legal in {position}"
+                );
+                assert_eq!(
+                    position.parse_move(&mv.to_string()).ok(),
+                    Some(mv),
+                    "{line:?}"
+                );
                 let _ = position.play(mv);
             }
             Err(e) => assert!(!e.to_string().contains('\n'), "{e}"),
