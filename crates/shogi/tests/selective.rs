@@ -30,7 +30,7 @@ fn mates(longest: u32) -> Vec<(String, String, u32)> {
 
 /// The exhaustive search's budget per problem: a few of them (a bare king and a defender
 /// holding most pieces) take it minutes to prove without a limit, and are left out.
-const EXHAUSTIVE_NODES: u64 = 2_000_000;
+const EXHAUSTIVE_NODES: u64 = 500_000;
 
 fn search(sfen: &str, options: EngineOptions, depth: u32, nodes: u64) -> (i32, u64) {
     let p: Position = sfen.parse().unwrap_or_else(|e| panic!("{sfen}: {e}"));
