@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+mod exchange;
+
 use prune_search::{Game, MoveBits, Score};
 
 use crate::bitboard::{self, bit, squares, Bitboard, BOARD, FILES, RANKS};
@@ -409,30 +411,36 @@ impl Position {
         self.colors[0] | self.colors[1]
     }
 
-    /// Whether `square` is attacked by a piece of `by`.
-    pub fn attacked(&self, square: Square, by: Color) -> bool {
-        // A piece of `by` on X steps to `square` exactly when a piece of the other colour on
-        // `square` would step to X: the step sets are symmetric left to right.
+    /// The pieces of either colour that would attack `square` by a single step if they were
+    /// `by`'s (a piece of `by` on X steps to `square` exactly when a piece of the other colour
+    /// on `square` would step to X: the step sets are symmetric left to right).
+    #[inline]
+    fn steppers_to(&self, square: Square, by: Color) -> Bitboard {
         let them = by.flip();
-        let theirs = self.colors[by.index()];
         let kinds = &self.kinds;
         let gold_like = kinds[Kind::Gold as usize]
             | kinds[Kind::ProPawn as usize]
             | kinds[Kind::ProLance as usize]
             | kinds[Kind::ProKnight as usize]
             | kinds[Kind::ProSilver as usize];
-        let steppers = bitboard::step_attacks(them, Kind::Pawn, square)
-            & kinds[Kind::Pawn as usize]
+        bitboard::step_attacks(them, Kind::Pawn, square) & kinds[Kind::Pawn as usize]
             | bitboard::step_attacks(them, Kind::Knight, square) & kinds[Kind::Knight as usize]
             | bitboard::step_attacks(them, Kind::Silver, square) & kinds[Kind::Silver as usize]
             | bitboard::step_attacks(them, Kind::Gold, square) & gold_like
             | bitboard::step_attacks(them, Kind::King, square)
                 & (kinds[Kind::King as usize]
                     | kinds[Kind::Horse as usize]
-                    | kinds[Kind::Dragon as usize]);
-        if steppers & theirs != 0 {
+                    | kinds[Kind::Dragon as usize])
+    }
+
+    /// Whether `square` is attacked by a piece of `by` (the steps first, then each slider
+    /// only if `by` has one: cheaper than listing the attackers when the answer is yes).
+    pub fn attacked(&self, square: Square, by: Color) -> bool {
+        let theirs = self.colors[by.index()];
+        if self.steppers_to(square, by) & theirs != 0 {
             return true;
         }
+        let kinds = &self.kinds;
         let occupied = self.occupied();
         let rooks = (kinds[Kind::Rook as usize] | kinds[Kind::Dragon as usize]) & theirs;
         if rooks != 0 && bitboard::rook_attacks(square, occupied) & rooks != 0 {
@@ -443,134 +451,7 @@ impl Position {
             return true;
         }
         let lances = self.pieces(by, Kind::Lance);
-        lances != 0 && bitboard::lance_attacks(them, square, occupied) & lances != 0
-    }
-
-    /// The pieces of `by` among `occupied` that attack `square` when only `occupied` stands on
-    /// the board (the sliders see through squares left out of it: the x-rays of an exchange).
-    fn attackers(&self, square: Square, by: Color, occupied: Bitboard) -> Bitboard {
-        let them = by.flip();
-        let theirs = self.colors[by.index()] & occupied;
-        let kinds = &self.kinds;
-        let gold_like = kinds[Kind::Gold as usize]
-            | kinds[Kind::ProPawn as usize]
-            | kinds[Kind::ProLance as usize]
-            | kinds[Kind::ProKnight as usize]
-            | kinds[Kind::ProSilver as usize];
-        let rooks = kinds[Kind::Rook as usize] | kinds[Kind::Dragon as usize];
-        let bishops = kinds[Kind::Bishop as usize] | kinds[Kind::Horse as usize];
-        let all = bitboard::step_attacks(them, Kind::Pawn, square) & kinds[Kind::Pawn as usize]
-            | bitboard::step_attacks(them, Kind::Knight, square) & kinds[Kind::Knight as usize]
-            | bitboard::step_attacks(them, Kind::Silver, square) & kinds[Kind::Silver as usize]
-            | bitboard::step_attacks(them, Kind::Gold, square) & gold_like
-            | bitboard::step_attacks(them, Kind::King, square)
-                & (kinds[Kind::King as usize]
-                    | kinds[Kind::Horse as usize]
-                    | kinds[Kind::Dragon as usize])
-            | bitboard::rook_attacks(square, occupied) & rooks
-            | bitboard::bishop_attacks(square, occupied) & bishops
-            | bitboard::lance_attacks(them, square, occupied) & kinds[Kind::Lance as usize];
-        all & theirs
-    }
-
-    /// Static exchange evaluation of `mv` (legal here): the material the side to move gains,
-    /// in centipawns of [`crate::value`], when both sides go on capturing on the move's target
-    /// square with their least valuable piece as long as it pays (x-rays included; a king
-    /// captures only when nothing can take it back). A promotion counts for the move itself,
-    /// not for the recaptures. Quiet moves and drops score 0 or, if the piece is lost, less.
-    pub fn see(&self, mv: Move) -> i32 {
-        use crate::eval::value;
-        /// Worth more than everything else together: the king ends an exchange.
-        const KING: i32 = 100_000;
-        let worth = |kind: Kind| {
-            if kind == Kind::King {
-                KING
-            } else {
-                value(kind)
-            }
-        };
-        let (to, mut occupied, mut on_square, first_gain) = match mv {
-            Move::Normal { from, to, promote } => {
-                let piece = self.board[from.0 as usize].expect("a move starts from a piece");
-                let kind = if promote {
-                    piece.kind.promoted().unwrap_or(piece.kind)
-                } else {
-                    piece.kind
-                };
-                let captured = self.board[to.0 as usize].map_or(0, |q| value(q.kind));
-                let promotion = worth(kind) - worth(piece.kind);
-                (to, self.occupied() ^ bit(from), kind, captured + promotion)
-            }
-            Move::Drop { kind, to } => (to, self.occupied() | bit(to), kind, 0),
-        };
-        // gains[d]: what the side making capture d has gained when the exchange stops there.
-        let mut gains = [0i32; 40];
-        gains[0] = first_gain;
-        let mut side = self.side.flip();
-        let mut d = 0;
-        loop {
-            let attackers = self.attackers(to, side, occupied);
-            if attackers == 0 || d + 1 >= gains.len() {
-                break;
-            }
-            // The least valuable attacker.
-            let (square, kind) = bitboard::squares(attackers)
-                .map(|s| (s, self.board[s.0 as usize].expect("an attacker").kind))
-                .min_by_key(|&(_, k)| worth(k))
-                .expect("an attacker");
-            d += 1;
-            gains[d] = worth(on_square) - gains[d - 1];
-            if on_square == Kind::King {
-                break; // the king was taken: the last capture was not legal
-            }
-            if (-gains[d - 1]).max(gains[d]) < 0 {
-                break; // neither side wants this capture: the result is fixed
-            }
-            occupied ^= bit(square);
-            on_square = kind;
-            side = side.flip();
-        }
-        while d > 0 {
-            gains[d - 1] = -(-gains[d - 1]).max(gains[d]);
-            d -= 1;
-        }
-        gains[0]
-    }
-
-    /// Whether `mv` (legal here) checks the opponent's king: the moved or dropped piece
-    /// attacks it from the target square, or the move uncovers a slider (then decided by
-    /// playing it, as few moves start on the king's lines).
-    pub fn gives_check(&self, mv: Move) -> bool {
-        let us = self.side;
-        let Some(king) = self.king(us.flip()) else {
-            return false;
-        };
-        let occupied = self.occupied();
-        let (to, kind, from) = match mv {
-            Move::Normal { from, to, promote } => {
-                let kind = self.board[from.0 as usize]
-                    .expect("a move starts from a piece")
-                    .kind;
-                let kind = if promote {
-                    kind.promoted().unwrap_or(kind)
-                } else {
-                    kind
-                };
-                (to, kind, Some(from))
-            }
-            Move::Drop { kind, to } => (to, kind, None),
-        };
-        let after = (occupied | bit(to)) & !from.map_or(0, bit);
-        if bitboard::attacks(us, kind, to, after) & bit(king) != 0 {
-            return true;
-        }
-        let Some(from) = from else {
-            return false;
-        };
-        // A discovered check needs `from` on a line from the king.
-        let lines =
-            bitboard::rook_attacks(king, occupied) | bitboard::bishop_attacks(king, occupied);
-        lines & bit(from) != 0 && self.play(mv).in_check()
+        lances != 0 && bitboard::lance_attacks(by.flip(), square, occupied) & lances != 0
     }
 
     /// Whether the side to move is in check.
@@ -949,62 +830,6 @@ impl Game for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// `gives_check` agrees with playing the move and looking, for every legal move along
-    /// pseudo-random games from the start.
-    #[test]
-    fn gives_check_agrees_with_playing_the_move() {
-        let mut state = 7u64;
-        let mut checks = 0;
-        for _ in 0..20 {
-            let mut p = Position::start();
-            for _ in 0..120 {
-                let moves = p.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                for &mv in &moves {
-                    let expected = p.play(mv).in_check();
-                    assert_eq!(p.gives_check(mv), expected, "{p:?} {mv}");
-                    checks += usize::from(expected);
-                }
-                p = p.play(moves[splitmix(&mut state) as usize % moves.len()]);
-            }
-        }
-        assert!(checks > 100, "only {checks} checking moves seen");
-    }
-
-    /// Exchanges worked out by hand (piece values of [`crate::value`]).
-    #[test]
-    fn static_exchange_evaluation() {
-        let cases = [
-            // An undefended pawn: won.
-            ("4k4/9/9/4p4/4P4/9/9/9/4K4 b - 1", "5e5d", 100),
-            // A pawn defended by a gold, taken by the rook: the rook is lost for it.
-            ("4k4/9/4g4/4p4/9/9/9/4R4/4K4 b - 1", "5h5d", 100 - 1000),
-            // The lance behind the rook takes the gold back through the rook's square (x-ray).
-            (
-                "4k4/9/4g4/4p4/9/9/9/4R4/4L3K b - 1",
-                "5h5d",
-                100 - 1000 + 600,
-            ),
-            // The same pawn taken by the lance first, the rook behind it: the gold taking the
-            // lance would lose itself to the rook, so it does not, and the pawn is won.
-            ("4k4/9/4g4/4p4/9/9/9/4L4/4R3K b - 1", "5h5d", 100),
-            // A silver dropped where a pawn takes it; a quiet move to a safe square.
-            ("4k4/9/4p4/9/9/9/9/9/4K4 b S 1", "S*5d", -500),
-            ("4k4/9/4p4/9/9/9/9/9/4K4 b S 1", "S*1e", 0),
-            // A pawn taking and promoting on an undefended square: the pawn and the promotion.
-            ("4k4/9/2p6/2P6/9/9/9/9/4K4 b - 1", "7d7c+", 100 + 550 - 100),
-            // A defended piece taken by the king: not legal to take back, so the king keeps it.
-            ("9/9/9/9/9/9/4g4/4K4/9 b - 1", "5h5g", 600),
-        ];
-        for (sfen, usi, expected) in cases {
-            let p: Position = sfen.parse().unwrap();
-            let mv = p.parse_move(usi).unwrap();
-            assert_eq!(p.see(mv), expected, "{sfen} {usi}");
-        }
-    }
 
     /// The key and the king squares kept by `play` are the ones computed from scratch, along
     /// random games from the start (captures, promotions and drops included).

@@ -332,6 +332,11 @@ impl UsiSession {
                 .filter(|&n| n <= max)
                 .ok_or_else(|| format!("setoption {name}: expected 0 to {max}, got '{value}'"))
         };
+        let flag = || -> Result<bool, String> {
+            value
+                .parse::<bool>()
+                .map_err(|_| format!("setoption {name}: expected true or false, got '{value}'"))
+        };
         let mut options = self.options.clone();
         let result = match name.as_str() {
             "USI_Hash" => number(4096).map(|n| options.hash_mb = n),
@@ -365,28 +370,12 @@ impl UsiSession {
                     EvalKind::NAMES.join(", ")
                 )),
             },
-            "QuiescenceChecks" => match value.parse::<bool>() {
-                Ok(on) => {
-                    options.quiet_checks = on;
-                    Ok(())
-                }
-                Err(_) => Err(format!(
-                    "setoption {name}: expected true or false, got '{value}'"
-                )),
-            },
+            "QuiescenceChecks" => flag().map(|on| options.quiet_checks = on),
             "NetworkDelay" => number(10_000).map(|n| self.margin = Duration::from_millis(n as u64)),
             // Options GUIs send to every engine.
             "USI_Ponder" | "USI_OwnBook" => Ok(()),
             _ => match options.selective.switch(&name) {
-                Some(switch) => match value.parse::<bool>() {
-                    Ok(on) => {
-                        *switch = on;
-                        Ok(())
-                    }
-                    Err(_) => Err(format!(
-                        "setoption {name}: expected true or false, got '{value}'"
-                    )),
-                },
+                Some(switch) => flag().map(|on| *switch = on),
                 None => Err(format!("setoption: unknown option '{name}'")),
             },
         };

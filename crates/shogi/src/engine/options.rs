@@ -1,0 +1,224 @@
+//! How the engine searches, as data: [`EngineOptions`] (the presets and their validation),
+//! the static evaluation ([`EvalKind`]) and the selective search's switches ([`Selective`]).
+
+use crate::eval::{HandMadeEval, MaterialEval};
+use crate::position::Position;
+
+/// How the engine searches. [`EngineOptions::preset`] names the usual sets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// The transposition table's size in MiB (0: no table).
+    pub hash_mb: usize,
+    /// The staged picker (else the plain order; see the module).
+    pub staged: bool,
+    /// Killer slots per ply (staged picker only; 0: none).
+    pub killers: usize,
+    /// Quiet moves ordered by the history heuristic (staged picker only).
+    pub history: bool,
+    /// A quiescence search over captures at the leaves (else the static evaluation).
+    pub quiescence: bool,
+    /// The quiescence search's first ply also tries the quiet moves and drops that check
+    /// (and do not lose the piece by [`Position::see`]): in shogi most tactics begin with a
+    /// check, often by a drop. Off in every preset: at 100 ms a move it did not play better
+    /// (45% over 40 games against the same engine without it; see docs/shogi.md).
+    pub quiet_checks: bool,
+    /// Checking moves are searched one ply deeper.
+    pub check_extension: bool,
+    /// The aspiration window's half-width in centipawns from depth 4 (0: full windows).
+    pub aspiration: i32,
+    /// The static evaluation.
+    pub eval: EvalKind,
+    /// The selective search: which prunings and reductions are on (see [`Selective`]).
+    pub selective: Selective,
+}
+
+/// Which static evaluation the engine uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EvalKind {
+    /// [`HandMadeEval`]: material and king safety.
+    #[default]
+    HandMade,
+    /// [`MaterialEval`]: material alone (on the board and in hand).
+    Material,
+}
+
+impl EvalKind {
+    /// The evaluations by name (the USI option `Eval`): `hand`, `material`.
+    pub const NAMES: [&'static str; 2] = ["hand", "material"];
+
+    /// The evaluation called `name`.
+    pub fn from_name(name: &str) -> Option<EvalKind> {
+        match name {
+            "hand" => Some(EvalKind::HandMade),
+            "material" => Some(EvalKind::Material),
+            _ => None,
+        }
+    }
+
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        match self {
+            EvalKind::HandMade => "hand",
+            EvalKind::Material => "material",
+        }
+    }
+
+    /// The value of `p` for its side to move, in centipawns.
+    pub fn value(self, p: &Position) -> i32 {
+        match self {
+            EvalKind::HandMade => HandMadeEval.value(p),
+            EvalKind::Material => MaterialEval.value(p),
+        }
+    }
+}
+
+/// The selective enhancements of chess and shogi engines, each a switch. None of them is exact:
+/// each trades a few wrong values for a deeper search in the same time. They act only at
+/// nodes searched with a null window (not on the principal variation) and never when the side
+/// to move is in check.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Selective {
+    /// Null-move pruning: when the static evaluation is at least beta, the opponent moves twice
+    /// in a row (the side to move passes) in a search `3 + depth / 4` plies shallower; if that
+    /// still fails high, so does the node. Never twice in a row. Shogi has no zugzwang worth
+    /// the name (a piece in hand can always be dropped), so there is no verification search.
+    pub null_move: bool,
+    /// Late-move reductions: quiet moves late in the order (after the table's move, the
+    /// captures, the killers and two more) that do not give check are searched
+    /// `ln(depth) · ln(index) / 2` plies shallower with a null window, and again at full depth
+    /// when they beat alpha.
+    pub lmr: bool,
+    /// Futility pruning at the frontier: with 1 to 3 plies left, when the static evaluation
+    /// plus a margin (200, 350, 500 centipawns) cannot reach alpha, quiet moves that do not
+    /// check are skipped; and its reverse: with up to 5 plies left, an evaluation that beats
+    /// beta by 150 centipawns a ply returns at once.
+    pub futility: bool,
+    /// Razoring: with 1 or 2 plies left, an evaluation 500 + 250 · depth centipawns below alpha
+    /// asks the quiescence search, and a node it confirms below alpha returns its value.
+    pub razoring: bool,
+    /// Internal iterative reduction: a node with 4 plies or more left and no move from the
+    /// table is searched one ply shallower (its first search fills the table for the next).
+    pub iir: bool,
+    /// Late-move pruning (move-count pruning): with up to 6 plies left, quiet moves that do not
+    /// check are skipped once `3 + depth²` of them have been searched.
+    pub late_move_pruning: bool,
+    /// Static-exchange pruning: with up to 5 plies left, captures whose exchange
+    /// ([`Position::see`]) loses more than 150 centipawns a ply and quiet moves that lose more
+    /// than `60 · depth²` are skipped (never the first move, never a check).
+    pub see_pruning: bool,
+}
+
+impl Selective {
+    /// Every enhancement on.
+    pub const ALL: Selective = Selective {
+        null_move: true,
+        lmr: true,
+        futility: true,
+        razoring: true,
+        iir: true,
+        late_move_pruning: true,
+        see_pruning: true,
+    };
+
+    /// The switches by name (as USI options and in the lab), in order.
+    pub const NAMES: [&'static str; 7] = [
+        "NullMove",
+        "LMR",
+        "Futility",
+        "Razoring",
+        "IIR",
+        "LateMovePruning",
+        "SeePruning",
+    ];
+
+    /// The switch called `name` (one of [`Selective::NAMES`]).
+    pub fn switch(&mut self, name: &str) -> Option<&mut bool> {
+        Some(match name {
+            "NullMove" => &mut self.null_move,
+            "LMR" => &mut self.lmr,
+            "Futility" => &mut self.futility,
+            "Razoring" => &mut self.razoring,
+            "IIR" => &mut self.iir,
+            "LateMovePruning" => &mut self.late_move_pruning,
+            "SeePruning" => &mut self.see_pruning,
+            _ => return None,
+        })
+    }
+
+    /// Whether any enhancement is on.
+    pub fn any(self) -> bool {
+        self != Selective::default()
+    }
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions::preset("full").expect("a preset")
+    }
+}
+
+impl EngineOptions {
+    /// The presets' names.
+    pub const PRESETS: [&'static str; 4] = ["full", "exhaustive", "plain", "minimal"];
+
+    /// A preset: `full` (everything above, two killers, the whole selective search),
+    /// `exhaustive` (as `full` without the selective search), `plain` (the plain order, no
+    /// killers, history or selective search, the rest as `full`), `minimal` (alpha-beta order
+    /// only: no table, plain order, no quiescence or extension).
+    pub fn preset(name: &str) -> Option<EngineOptions> {
+        let full = EngineOptions {
+            hash_mb: 16,
+            staged: true,
+            killers: 2,
+            history: true,
+            quiescence: true,
+            quiet_checks: false,
+            check_extension: true,
+            aspiration: 60,
+            eval: EvalKind::HandMade,
+            selective: Selective::ALL,
+        };
+        Some(match name {
+            "full" => full,
+            "exhaustive" => EngineOptions {
+                selective: Selective::default(),
+                ..full
+            },
+            "plain" => EngineOptions {
+                staged: false,
+                killers: 0,
+                history: false,
+                selective: Selective::default(),
+                ..full
+            },
+            "minimal" => EngineOptions {
+                hash_mb: 0,
+                staged: false,
+                killers: 0,
+                history: false,
+                quiescence: false,
+                quiet_checks: false,
+                check_extension: false,
+                aspiration: 0,
+                eval: EvalKind::HandMade,
+                selective: Selective::default(),
+            },
+            _ => return None,
+        })
+    }
+
+    /// Refuses incoherent combinations: razoring and checks in the quiescence search need
+    /// one; killers live in the staged picker.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.selective.razoring && !self.quiescence {
+            return Err("razoring needs the quiescence search".into());
+        }
+        if self.quiet_checks && !self.quiescence {
+            return Err("checks in the quiescence search need the quiescence search".into());
+        }
+        if self.killers > 0 && !self.staged {
+            return Err("killer moves need the staged picker".into());
+        }
+        Ok(())
+    }
+}
