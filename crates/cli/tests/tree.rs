@@ -248,12 +248,12 @@ fn bad_options_are_refused() {
 }
 
 #[test]
-fn the_readme_picture_is_what_the_command_draws() {
+fn the_picture_of_docs_commands_is_what_the_command_draws() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../docs/tree/alphabeta-vs-minimax.svg"
     );
-    let committed = std::fs::read_to_string(path).expect("the README's picture");
+    let committed = std::fs::read_to_string(path).expect("docs/commands.md's picture");
     let o = prune(&[
         "tree",
         "--game",
@@ -266,19 +266,22 @@ fn the_readme_picture_is_what_the_command_draws() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
         stdout(&o) == committed,
-        "docs/tree/alphabeta-vs-minimax.svg is stale: regenerate it with the command in README"
+        "docs/tree/alphabeta-vs-minimax.svg is stale: regenerate it with the command in docs/commands.md"
     );
 }
 
 #[test]
-fn the_readme_text_example_is_what_the_command_prints() {
+fn the_text_example_of_docs_commands_is_what_the_command_prints() {
     // The block shows values and windows from MAX's view, bounds, a cutoff and a re-search.
     // Its window arithmetic was checked by hand when it was written (the null window (-3, -2)
     // failing low for MAX, hence high for MIN, and the re-search on (-inf, -9)); this keeps it
     // what the command prints.
-    let readme = include_str!("../../../README.md");
+    let readme = include_str!("../../../docs/commands.md");
     let command = "$ cargo run --release -- tree --game uniform:width=2,depth=3,order=random,seed=5 -a negascout\n";
-    let start = readme.find(command).expect("the README's text example") + command.len();
+    let start = readme
+        .find(command)
+        .expect("docs/commands.md's text example")
+        + command.len();
     let block = &readme[start..start + readme[start..].find("```").expect("its end")];
     let o = prune(&[
         "tree",
