@@ -8,9 +8,7 @@
 //! Othello and Connect Four are not in it: their searches (the generic library's and
 //! Othello's fast midgame search) do not have these switches yet.
 
-use std::time::Instant;
-
-use prune_shogi::engine::{Engine, EngineOptions, Limits, Selective};
+use prune_shogi::engine::{EngineOptions, Selective};
 
 use super::{depths, depths_setting, jobs_setting, ratio, shogi};
 use crate::{run_tasks, Cell, LabError, LabOptions, Legend, Plot, Progress, Report, Series};
@@ -81,25 +79,14 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
         progress,
         |&(d, c, g)| format!("depth {d}, {}, position {}", configs[c].name, g + 1),
         |&(d, c, g)| {
-            let mut engine = Engine::new(EngineOptions {
+            let options = EngineOptions {
                 selective: configs[c].selective,
                 ..EngineOptions::preset("full").expect("a preset")
-            });
-            let game = &games[g];
-            let history = &game.history()[..game.history().len() - 1];
-            let began = Instant::now();
-            let r = engine.search(
-                game.position(),
-                history,
-                Limits {
-                    depth: Some(d),
-                    ..Limits::default()
-                },
-                &mut |_| {},
-            );
+            };
+            let (r, secs) = shogi::search_at(options, &games[g], d);
             Outcome {
                 nodes: r.nodes,
-                secs: began.elapsed().as_secs_f64(),
+                secs,
                 best: r.best,
                 score: r.score,
             }

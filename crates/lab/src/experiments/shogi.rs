@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use prune_shogi::engine::{Engine, EngineOptions, Limits, Stage, StageCounts};
+use prune_shogi::engine::{Engine, EngineOptions, Limits, SearchResult, Stage, StageCounts};
 use prune_shogi::{GameRecord, Position};
 
 use super::{depths, depths_setting, jobs_setting, ratio, slots_setting};
@@ -60,6 +60,24 @@ pub(super) fn positions(count: usize) -> Vec<GameRecord> {
         }
     }
     found
+}
+
+/// A fresh engine with `options` searches the last position of `game` (its earlier positions
+/// as the repetition history) to `depth`: the result and the seconds it took.
+pub(super) fn search_at(
+    options: EngineOptions,
+    game: &GameRecord,
+    depth: u32,
+) -> (SearchResult, f64) {
+    let mut engine = Engine::new(options);
+    let history = &game.history()[..game.history().len() - 1];
+    let began = Instant::now();
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let r = engine.search(game.position(), history, limits, &mut |_| {});
+    (r, began.elapsed().as_secs_f64())
 }
 
 struct Config {
@@ -123,22 +141,10 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
         progress,
         |&(d, c, g)| format!("depth {d}, {}, position {}", configs[c].name, g + 1),
         |&(d, c, g)| {
-            let mut engine = Engine::new(configs[c].options.clone());
-            let game = &games[g];
-            let history = &game.history()[..game.history().len() - 1];
-            let began = Instant::now();
-            let r = engine.search(
-                game.position(),
-                history,
-                Limits {
-                    depth: Some(d),
-                    ..Limits::default()
-                },
-                &mut |_| {},
-            );
+            let (r, secs) = search_at(configs[c].options.clone(), &games[g], d);
             Outcome {
                 nodes: r.nodes,
-                secs: began.elapsed().as_secs_f64(),
+                secs,
                 stages: r.stages,
             }
         },
