@@ -12,8 +12,8 @@
 //! material and king safety; material), `Killers` (0-8), the selective search's switches
 //! (`NullMove`, `LMR`, `Futility`, `Razoring`, `IIR`, `LateMovePruning`, `SeePruning`: true or
 //! false), `QuiescenceChecks` (true or false), `NetworkDelay` (milliseconds kept back from
-//! every allotment for the GUI and the pipe, 60 by default), `Threads` (this engine searches
-//! on one thread: 1 is the only value).
+//! every allotment for the GUI and the pipe, 60 by default), `Threads` (1 to 256: Lazy SMP, the
+//! threads share the table).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
@@ -26,6 +26,9 @@ use crate::engine::{
 };
 use crate::position::{Color, Position};
 use crate::record::GameRecord;
+
+/// The most threads `Threads` accepts.
+const MAX_THREADS: usize = 256;
 
 /// Time kept back from every allotment for the GUI and the pipe, unless `NetworkDelay` says.
 const MARGIN: Duration = Duration::from_millis(60);
@@ -242,7 +245,10 @@ impl UsiSession {
                     "option name USI_Hash type spin default {} min 0 max 4096",
                     self.options.hash_mb
                 ));
-                self.send("option name Threads type spin default 1 min 1 max 1");
+                self.send(format!(
+                    "option name Threads type spin default {} min 1 max {MAX_THREADS}",
+                    self.options.threads
+                ));
                 let presets: Vec<String> = EngineOptions::PRESETS
                     .iter()
                     .map(|p| format!("var {p}"))
@@ -341,16 +347,15 @@ impl UsiSession {
         let result = match name.as_str() {
             "USI_Hash" => number(4096).map(|n| options.hash_mb = n),
             "Killers" => number(8).map(|n| options.killers = n),
-            "Threads" => match value.as_str() {
-                "1" => Ok(()),
-                _ => Err(format!(
-                    "setoption Threads: this engine searches on one thread, got '{value}'"
-                )),
+            "Threads" => match number(MAX_THREADS) {
+                Ok(0) => Err("setoption Threads: expected 1 to 256, got '0'".into()),
+                n => n.map(|n| options.threads = n),
             },
             "Preset" => match EngineOptions::preset(&value) {
                 Some(preset) => {
                     options = EngineOptions {
                         hash_mb: options.hash_mb,
+                        threads: options.threads,
                         ..preset
                     };
                     Ok(())
@@ -386,8 +391,11 @@ impl UsiSession {
         });
         match result {
             Ok(()) => {
-                self.options = options.clone();
-                self.lock_engine().set_options(options);
+                let set = self.lock_engine().set_options(options.clone());
+                match set {
+                    Ok(()) => self.options = options,
+                    Err(e) => self.problem(format!("setoption {name}: {e}")),
+                }
             }
             Err(e) => self.problem(e),
         }
@@ -574,7 +582,14 @@ mod tests {
                 "setoption name USI_Hash value lots",
                 "setoption USI_Hash: expected 0 to 4096",
             ),
-            ("setoption name Threads value 4", "searches on one thread"),
+            (
+                "setoption name Threads value 0",
+                "setoption Threads: expected 1 to 256, got '0'",
+            ),
+            (
+                "setoption name Threads value 999",
+                "setoption Threads: expected 0 to 256, got '999'",
+            ),
             ("setoption name Colour value red", "unknown option 'Colour'"),
             ("setoption Preset full", "expected 'name N [value V]'"),
         ];

@@ -15,18 +15,17 @@
 //! order, for comparison, is the table's move and then captures by victim, the rest as
 //! generated.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use prune_search::MoveBits;
-
-use crate::eval::value;
+use prune_search::{TableAllocError, TranspositionTable};
 
 mod options;
+mod worker;
 use crate::position::{Move, Position};
-use crate::record::{repetition, Repetition};
 pub use options::{EngineOptions, EvalKind, Selective};
+use worker::{Heuristics, Shared, Worker};
 
 /// The score of mate: mate in `n` plies scores `MATE - n` (its loss `-(MATE - n)`).
 pub const MATE: i32 = 30_000;
@@ -143,111 +142,55 @@ pub struct SearchResult {
     pub stages: StageCounts,
 }
 
-#[derive(Clone, Copy, Debug, Default)]
-struct Entry {
-    key: u64,
-    mv: u32,
-    score: i32,
-    depth: i16,
-    bound: u8,
-}
-
-const EXACT: u8 = 1;
-const LOWER: u8 = 2;
-const UPPER: u8 = 3;
-const NO_MOVE: u32 = u32::MAX;
-
-/// The engine: its table, killers and history persist between searches until
-/// [`Engine::clear`].
+/// The engine: its table and each thread's killers and history persist between searches
+/// until [`Engine::clear`].
 pub struct Engine {
     options: EngineOptions,
-    table: Vec<Entry>,
-    killers: Vec<Vec<Move>>,
-    /// By piece index (kind and color) or drop, and target square.
-    history: Vec<i32>,
+    /// `None` when the options ask for no table.
+    table: Option<TranspositionTable<Move>>,
+    /// One per thread, the main thread's first.
+    heuristics: Vec<Heuristics>,
     stop: Arc<AtomicBool>,
-    // Per search:
-    path: Vec<(u64, bool)>,
-    /// Where the repetition rule's view of the path starts (after the last null move).
-    floor: usize,
-    nodes: u64,
-    limits: Limits,
-    started: Instant,
-    aborted: bool,
-    stages: StageCounts,
-    pv: Vec<Vec<Move>>,
-}
-
-/// Late-move reduction of the move at `index` (from 0) at a node `depth` plies deep:
-/// `ln(depth) · ln(index) / 2`, at least 1 (only late moves are reduced).
-fn lmr_reduction(depth: i32, index: usize) -> i32 {
-    let r = (f64::from(depth).ln() * (index as f64).ln() / 2.0) as i32;
-    r.max(1)
-}
-
-/// How a move is kept in the history table: the moving piece (or the dropped kind) and the
-/// target square.
-fn history_index(p: &Position, mv: Move) -> usize {
-    match mv {
-        Move::Normal { from, to, .. } => {
-            let piece = p.piece(from).expect("a move starts from a piece");
-            (piece.color as usize * 14 + piece.kind as usize) * 81 + to.0 as usize
-        }
-        Move::Drop { kind, to } => {
-            (28 + p.side_to_move() as usize * 14 + kind as usize) * 81 + to.0 as usize
-        }
-    }
-}
-
-fn mvv_lva(p: &Position, mv: Move) -> i32 {
-    let victim = p.captured(mv).map_or(0, |q| value(q.kind));
-    let attacker = match mv {
-        Move::Normal { from, .. } => p.piece(from).map_or(0, |q| value(q.kind)),
-        Move::Drop { .. } => 0,
-    };
-    victim * 16 - attacker / 16
-}
-
-/// Whether a capture keeps its material: its static exchange evaluation
-/// ([`Position::see`]) loses nothing.
-fn good_capture(p: &Position, mv: Move) -> bool {
-    p.see(mv) >= 0
 }
 
 impl Engine {
     /// An engine with `options`.
+    ///
+    /// # Panics
+    ///
+    /// If the machine cannot give the table's memory; [`Engine::set_options`] reports that as
+    /// an error instead.
     pub fn new(options: EngineOptions) -> Engine {
         let mut engine = Engine {
-            options: options.clone(),
-            table: Vec::new(),
-            killers: vec![Vec::new(); MAX_PLY],
-            history: vec![0; 2 * 28 * 81],
+            options: EngineOptions {
+                hash_mb: 0,
+                ..options.clone()
+            },
+            table: None,
+            heuristics: Vec::new(),
             stop: Arc::new(AtomicBool::new(false)),
-            path: Vec::new(),
-            floor: 0,
-            nodes: 0,
-            limits: Limits::default(),
-            started: Instant::now(),
-            aborted: false,
-            stages: StageCounts::default(),
-            pv: vec![Vec::new(); MAX_PLY + 1],
         };
-        engine.set_options(options);
+        if let Err(e) = engine.set_options(options) {
+            panic!("{e}");
+        }
         engine
     }
 
-    /// Changes the options (a new table size clears the table).
-    pub fn set_options(&mut self, options: EngineOptions) {
-        let entries = if options.hash_mb == 0 {
-            0
-        } else {
-            let bytes = options.hash_mb.min(1 << 16) << 20;
-            (bytes / std::mem::size_of::<Entry>()).next_power_of_two() / 2
-        };
-        if entries != self.table.len() {
-            self.table = vec![Entry::default(); entries];
+    /// Changes the options: a new table size makes a new (empty) table, a new thread count
+    /// gives the new threads empty heuristics. An error (the table's memory refused) leaves
+    /// the options as they were.
+    pub fn set_options(&mut self, options: EngineOptions) -> Result<(), TableAllocError> {
+        if options.hash_mb != self.options.hash_mb || self.table.is_none() != (options.hash_mb == 0)
+        {
+            self.table = match options.hash_mb {
+                0 => None,
+                mb => Some(TranspositionTable::new(mb)?),
+            };
         }
+        self.heuristics
+            .resize_with(options.threads.max(1), Heuristics::default);
         self.options = options;
+        Ok(())
     }
 
     /// The options.
@@ -257,9 +200,10 @@ impl Engine {
 
     /// Forgets the table, the killers and the history (a new game).
     pub fn clear(&mut self) {
-        self.table.fill(Entry::default());
-        self.killers.iter_mut().for_each(Vec::clear);
-        self.history.fill(0);
+        if let Some(table) = &mut self.table {
+            table.clear();
+        }
+        self.heuristics.fill_with(Heuristics::default);
     }
 
     /// The flag that stops a running search when raised. It stays raised (and stops every
@@ -272,6 +216,10 @@ impl Engine {
     /// Searches `root` within `limits`, calling `report` after each finished iteration.
     /// `history` lists the game's positions before `root`, oldest first, as
     /// [`crate::GameRecord::history`] gives them (keys and checks), for the repetition rule.
+    ///
+    /// With [`EngineOptions::threads`] above one, helper threads search the same root at the
+    /// same time, sharing only the table (Lazy SMP); the main thread's iterations make the
+    /// result, and the nodes are every thread's.
     pub fn search(
         &mut self,
         root: &Position,
@@ -279,21 +227,15 @@ impl Engine {
         limits: Limits,
         report: &mut dyn FnMut(&Iteration),
     ) -> SearchResult {
-        self.path.clear();
-        self.floor = 0;
-        self.path.extend_from_slice(history);
-        self.path.push((root.key(), root.in_check()));
-        self.nodes = 0;
-        self.limits = limits;
-        self.started = Instant::now();
-        self.aborted = false;
-        self.stages = StageCounts::default();
-        self.killers.iter_mut().for_each(Vec::clear);
-        for h in &mut self.history {
-            *h /= 8;
+        let started = Instant::now();
+        for h in &mut self.heuristics {
+            h.new_search();
+        }
+        if let Some(table) = &mut self.table {
+            table.new_search();
         }
         let moves = root.legal_moves();
-        let mut result = SearchResult {
+        let result = SearchResult {
             best: moves.first().copied(),
             score: if moves.is_empty() { -MATE } else { 0 },
             depth: 0,
@@ -305,437 +247,48 @@ impl Engine {
         if moves.is_empty() {
             return result;
         }
-        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        for depth in 1..=max_depth {
-            let score = self.aspiration(root, depth, result.score);
-            if self.aborted {
-                break;
+        let mut path = history.to_vec();
+        path.push((root.key(), root.in_check()));
+        let shared = Shared {
+            options: &self.options,
+            table: self.table.as_ref(),
+            limits,
+            started,
+            stop: &self.stop,
+            done: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+        };
+        let (main, helpers) = self
+            .heuristics
+            .split_first_mut()
+            .expect("one thread at least");
+        let mut result = std::thread::scope(|scope| {
+            let handles: Vec<_> = helpers
+                .iter_mut()
+                .enumerate()
+                .map(|(i, heur)| {
+                    let (shared, path) = (&shared, path.clone());
+                    scope.spawn(move || {
+                        let mut worker = Worker::new(i + 1, shared, heur, path);
+                        worker.help(root);
+                        worker.nodes
+                    })
+                })
+                .collect();
+            let mut worker = Worker::new(0, &shared, main, path);
+            let mut result = worker.main_search(root, result, report);
+            shared.done.store(true, Ordering::Relaxed);
+            result.nodes = worker.nodes;
+            for handle in handles {
+                match handle.join() {
+                    Ok(nodes) => result.nodes += nodes,
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }
             }
-            result.score = score;
-            result.depth = depth;
-            result.pv = self.pv[0].clone();
-            if let Some(&best) = result.pv.first() {
-                result.best = Some(best);
-            }
-            let iteration = Iteration {
-                depth,
-                score,
-                nodes: self.nodes,
-                elapsed: self.started.elapsed(),
-                pv: result.pv.clone(),
-            };
-            report(&iteration);
-            if score.abs() >= MATE_BOUND && depth as i32 >= MATE - score.abs() {
-                break; // a mate found within the full width: deeper changes nothing
-            }
-            if limits
-                .soft_time
-                .is_some_and(|t| self.started.elapsed() >= t)
-            {
-                break;
-            }
-        }
-        result.nodes = self.nodes;
-        result.elapsed = self.started.elapsed();
-        result.stages = self.stages;
+            result
+        });
+        result.elapsed = started.elapsed();
         result
-    }
-
-    fn aspiration(&mut self, root: &Position, depth: u32, previous: i32) -> i32 {
-        let width = self.options.aspiration;
-        if width <= 0 || depth < 4 || previous.abs() >= MATE_BOUND {
-            return self.node(root, depth as i32, -INFINITE, INFINITE, 0);
-        }
-        let mut delta = width;
-        let (mut alpha, mut beta) = (previous - delta, previous + delta);
-        loop {
-            let score = self.node(root, depth as i32, alpha, beta, 0);
-            if self.aborted {
-                return score;
-            }
-            if score <= alpha {
-                alpha = (score - delta).max(-INFINITE);
-            } else if score >= beta {
-                beta = (score + delta).min(INFINITE);
-            } else {
-                return score;
-            }
-            delta *= 3;
-            if delta > 2_000 {
-                alpha = -INFINITE;
-                beta = INFINITE;
-            }
-        }
-    }
-
-    fn out_of_limits(&mut self) -> bool {
-        if self.aborted {
-            return true;
-        }
-        if self.nodes & 1023 == 0 {
-            let nodes = self.limits.nodes.is_some_and(|n| self.nodes >= n);
-            let time = self
-                .limits
-                .hard_time
-                .is_some_and(|t| self.started.elapsed() >= t);
-            if nodes || time || self.stop.load(Ordering::Relaxed) {
-                self.aborted = true;
-            }
-        }
-        self.aborted
-    }
-
-    fn probe(&self, key: u64) -> Option<Entry> {
-        if self.table.is_empty() {
-            return None;
-        }
-        let e = self.table[key as usize & (self.table.len() - 1)];
-        (e.key == key && e.bound != 0).then_some(e)
-    }
-
-    fn store(&mut self, key: u64, depth: i32, score: i32, bound: u8, mv: Option<Move>, ply: usize) {
-        if self.table.is_empty() {
-            return;
-        }
-        let mask = self.table.len() - 1;
-        let slot = &mut self.table[key as usize & mask];
-        if slot.key == key && i32::from(slot.depth) > depth && bound != EXACT {
-            return;
-        }
-        // Mate scores are stored as distances from this node.
-        let score = if score >= MATE_BOUND {
-            score + ply as i32
-        } else if score <= -MATE_BOUND {
-            score - ply as i32
-        } else {
-            score
-        };
-        *slot = Entry {
-            key,
-            mv: mv.map_or(NO_MOVE, MoveBits::to_bits),
-            score,
-            depth: depth as i16,
-            bound,
-        };
-    }
-
-    /// The repetition score of the last position of the path, if it repeats one earlier (since
-    /// the last null move).
-    fn repeated(&self) -> Option<i32> {
-        repetition(&self.path[self.floor..], 2).map(|r| match r {
-            Repetition::Draw => 0,
-            Repetition::OpponentCheckedPerpetually => MATE_BOUND - 1,
-            Repetition::CheckedPerpetually => -(MATE_BOUND - 1),
-        })
-    }
-
-    /// The moves of `p` in the picker's order, each with its stage.
-    fn ordered(
-        &self,
-        p: &Position,
-        moves: &[Move],
-        hash: Option<Move>,
-        ply: usize,
-    ) -> Vec<(Move, Stage, i32)> {
-        let mut keyed: Vec<(Move, Stage, i32)> = moves
-            .iter()
-            .map(|&mv| {
-                if Some(mv) == hash {
-                    return (mv, Stage::HashMove, 0);
-                }
-                let capture = p.captured(mv).is_some();
-                if !self.options.staged {
-                    return if capture {
-                        (mv, Stage::GoodCapture, mvv_lva(p, mv))
-                    } else {
-                        (mv, Stage::Quiet, 0)
-                    };
-                }
-                if capture {
-                    return if good_capture(p, mv) {
-                        (mv, Stage::GoodCapture, mvv_lva(p, mv))
-                    } else {
-                        (mv, Stage::BadCapture, mvv_lva(p, mv))
-                    };
-                }
-                if let Some(slot) = self.killers[ply].iter().position(|&k| k == mv) {
-                    return (mv, Stage::Killer, -(slot as i32));
-                }
-                let h = if self.options.history {
-                    self.history[history_index(p, mv)]
-                } else {
-                    0
-                };
-                (mv, Stage::Quiet, h)
-            })
-            .collect();
-        // Stable: equal keys keep the generation order.
-        keyed.sort_by(|a, b| a.1.cmp(&b.1).then(b.2.cmp(&a.2)));
-        keyed
-    }
-
-    fn node(&mut self, p: &Position, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.node_with(p, depth, alpha, beta, ply, true)
-    }
-
-    /// A node of the main search; `null_ok`: whether a null move may be tried here (not right
-    /// after one).
-    fn node_with(
-        &mut self,
-        p: &Position,
-        mut depth: i32,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        null_ok: bool,
-    ) -> i32 {
-        self.pv[ply].clear();
-        if ply > 0 {
-            if let Some(score) = self.repeated() {
-                return score;
-            }
-        }
-        if depth <= 0 || ply >= MAX_PLY - QUIESCENCE_PLIES - 1 {
-            return if self.options.quiescence {
-                self.quiescence(p, alpha, beta, ply, 0)
-            } else {
-                self.nodes += 1;
-                let moves = p.legal_moves();
-                if moves.is_empty() {
-                    -(MATE - ply as i32)
-                } else {
-                    self.options.eval.value(p)
-                }
-            };
-        }
-        self.nodes += 1;
-        if self.out_of_limits() {
-            return 0;
-        }
-        let key = p.key();
-        let pv_node = beta - alpha > 1;
-        let entry = self.probe(key);
-        let mut hash_move = None;
-        if let Some(e) = entry {
-            hash_move = Move::from_bits(e.mv);
-            if i32::from(e.depth) >= depth && !pv_node && ply > 0 {
-                let score = if e.score >= MATE_BOUND {
-                    e.score - ply as i32
-                } else if e.score <= -MATE_BOUND {
-                    e.score + ply as i32
-                } else {
-                    e.score
-                };
-                let usable = match e.bound {
-                    EXACT => true,
-                    LOWER => score >= beta,
-                    UPPER => score <= alpha,
-                    _ => false,
-                };
-                if usable {
-                    return score;
-                }
-            }
-        }
-        // The parent pushed this position with its check flag: no second attack test.
-        let in_check = self.path.last().is_some_and(|&(_, check)| check);
-        let sel = self.options.selective;
-        let mut futile = false;
-        if !pv_node && !in_check && ply > 0 && sel.any() {
-            let eval = self.options.eval.value(p);
-            if sel.futility && depth <= 5 && eval - 150 * depth >= beta && eval < MATE_BOUND {
-                return eval;
-            }
-            if sel.razoring && depth <= 2 && eval + 500 + 250 * depth < alpha {
-                let q = self.quiescence(p, alpha - 1, alpha, ply, 0);
-                if self.aborted {
-                    return 0;
-                }
-                if q < alpha {
-                    return q;
-                }
-            }
-            if sel.null_move && null_ok && depth >= 2 && eval >= beta && beta > -MATE_BOUND {
-                let r = 3 + depth / 4;
-                let child = p.null_move();
-                // Repetitions are not looked for across a null move.
-                let floor = std::mem::replace(&mut self.floor, self.path.len());
-                self.path.push((child.key(), false));
-                let s = -self.node_with(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
-                self.path.pop();
-                self.floor = floor;
-                if self.aborted {
-                    return 0;
-                }
-                if s >= beta {
-                    return if s >= MATE_BOUND { beta } else { s };
-                }
-            }
-            const FUTILITY_MARGIN: [i32; 4] = [0, 200, 350, 500];
-            futile = sel.futility && depth <= 3 && eval + FUTILITY_MARGIN[depth as usize] <= alpha;
-        }
-        if sel.iir && hash_move.is_none() && depth >= 4 {
-            depth -= 1;
-        }
-        let moves = p.legal_moves();
-        if moves.is_empty() {
-            return -(MATE - ply as i32);
-        }
-        let ordered = self.ordered(p, &moves, hash_move, ply);
-        let original_alpha = alpha;
-        let mut best = -INFINITE;
-        let mut best_move = None;
-        let mut quiet_seen = 0;
-        for (i, &(mv, stage, _)) in ordered.iter().enumerate() {
-            // Whether it checks, from the move alone: pruned moves are never played.
-            let check = p.gives_check(mv);
-            let quiet = stage == Stage::Quiet && !check;
-            if quiet {
-                quiet_seen += 1;
-            }
-            if i > 0 && !pv_node && !in_check && best > -MATE_BOUND {
-                if quiet
-                    && (futile
-                        || sel.late_move_pruning && depth <= 6 && quiet_seen > 3 + depth * depth)
-                {
-                    continue;
-                }
-                if sel.see_pruning && depth <= 5 && !check {
-                    let limit = if stage == Stage::Quiet {
-                        -60 * depth * depth
-                    } else {
-                        -150 * depth
-                    };
-                    if stage != Stage::HashMove && p.see(mv) < limit {
-                        continue;
-                    }
-                }
-            }
-            let extend = self.options.check_extension && check && ply < 2 * depth as usize + 8;
-            let child_depth = depth - 1 + i32::from(extend);
-            // Late quiet moves: two quiet moves in full first, the rest reduced.
-            let reduction = if sel.lmr && quiet && !in_check && depth >= 3 && quiet_seen > 2 {
-                lmr_reduction(depth, i).min(child_depth - 1)
-            } else {
-                0
-            };
-            let child = p.play(mv);
-            self.path.push((child.key(), check));
-            self.stages.searched[stage as usize] += 1;
-            let score = if i == 0 {
-                -self.node(&child, child_depth, -beta, -alpha, ply + 1)
-            } else {
-                let mut s =
-                    -self.node(&child, child_depth - reduction, -alpha - 1, -alpha, ply + 1);
-                if reduction > 0 && s > alpha && !self.aborted {
-                    s = -self.node(&child, child_depth, -alpha - 1, -alpha, ply + 1);
-                }
-                if s > alpha && s < beta && !self.aborted {
-                    -self.node(&child, child_depth, -beta, -alpha, ply + 1)
-                } else {
-                    s
-                }
-            };
-            self.path.pop();
-            if self.aborted {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                best_move = Some(mv);
-                if score > alpha {
-                    alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(mv);
-                    head[ply].extend_from_slice(&tail[0]);
-                }
-            }
-            if alpha >= beta {
-                self.stages.cutoffs[stage as usize] += 1;
-                if p.captured(mv).is_none() {
-                    self.reward_quiet(p, mv, depth, ply);
-                }
-                break;
-            }
-        }
-        let bound = if best >= beta {
-            LOWER
-        } else if best > original_alpha {
-            EXACT
-        } else {
-            UPPER
-        };
-        self.store(key, depth, best, bound, best_move, ply);
-        best
-    }
-
-    fn reward_quiet(&mut self, p: &Position, mv: Move, depth: i32, ply: usize) {
-        if !self.options.staged {
-            return;
-        }
-        let slots = self.options.killers;
-        if slots > 0 {
-            let k = &mut self.killers[ply];
-            if let Some(i) = k.iter().position(|&m| m == mv) {
-                k.remove(i);
-            }
-            k.insert(0, mv);
-            k.truncate(slots);
-        }
-        if self.options.history {
-            let h = &mut self.history[history_index(p, mv)];
-            *h = (*h + depth * depth).min(1 << 24);
-        }
-    }
-
-    /// Captures only, from the static evaluation ("stand pat"); every move when in check.
-    fn quiescence(&mut self, p: &Position, mut alpha: i32, beta: i32, ply: usize, q: usize) -> i32 {
-        self.nodes += 1;
-        if self.out_of_limits() {
-            return 0;
-        }
-        let in_check = p.in_check();
-        let mut moves = Vec::new();
-        let mut best = -INFINITE;
-        if in_check {
-            p.generate_legal(&mut moves);
-            if moves.is_empty() {
-                return -(MATE - ply as i32);
-            }
-        } else {
-            best = self.options.eval.value(p);
-            if best >= beta || q >= QUIESCENCE_PLIES {
-                return best;
-            }
-            alpha = alpha.max(best);
-            if q == 0 && self.options.quiet_checks {
-                p.generate_legal(&mut moves);
-                moves.retain(|&mv| p.captured(mv).is_some() || p.gives_check(mv) && p.see(mv) >= 0);
-            } else {
-                p.legal_captures(&mut moves);
-            }
-        }
-        moves.sort_by_key(|&mv| -mvv_lva(p, mv));
-        for mv in moves {
-            if !in_check && p.captured(mv).is_some() && !good_capture(p, mv) {
-                continue;
-            }
-            let score = -self.quiescence(&p.play(mv), -beta, -alpha, ply + 1, q + 1);
-            if self.aborted {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
     }
 }
 

@@ -9,6 +9,9 @@ use crate::position::Position;
 pub struct EngineOptions {
     /// The transposition table's size in MiB (0: no table).
     pub hash_mb: usize,
+    /// Search threads (Lazy SMP: every thread searches the root, sharing the table); at least
+    /// one.
+    pub threads: usize,
     /// The staged picker (else the plain order; see the module).
     pub staged: bool,
     /// Killer slots per ply (staged picker only; 0: none).
@@ -168,6 +171,7 @@ impl EngineOptions {
     pub fn preset(name: &str) -> Option<EngineOptions> {
         let full = EngineOptions {
             hash_mb: 16,
+            threads: 1,
             staged: true,
             killers: 2,
             history: true,
@@ -193,6 +197,7 @@ impl EngineOptions {
             },
             "minimal" => EngineOptions {
                 hash_mb: 0,
+                threads: 1,
                 staged: false,
                 killers: 0,
                 history: false,
@@ -208,8 +213,15 @@ impl EngineOptions {
     }
 
     /// Refuses incoherent combinations: razoring and checks in the quiescence search need
-    /// one; killers live in the staged picker.
+    /// one; killers live in the staged picker; threads share the table, so more than one needs
+    /// one (and none is no search).
     pub fn validate(&self) -> Result<(), String> {
+        if self.threads == 0 {
+            return Err("a search needs one thread at least".into());
+        }
+        if self.threads > 1 && self.hash_mb == 0 {
+            return Err("more than one thread needs a transposition table to share".into());
+        }
         if self.selective.razoring && !self.quiescence {
             return Err("razoring needs the quiescence search".into());
         }

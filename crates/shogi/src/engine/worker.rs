@@ -1,0 +1,628 @@
+//! One search thread: [`Worker`] runs iterative deepening over [`Shared`] state (the options,
+//! the limits, the transposition table, the flags that stop it) and keeps its own killer moves
+//! and history ([`Heuristics`]). The main worker decides the result; with `Threads` above one,
+//! helper workers search the same root at the same time and meet it only in the table (Lazy
+//! SMP: no split points, no messages).
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use prune_search::{Score, TranspositionTable};
+
+use super::{
+    EngineOptions, Iteration, Limits, SearchResult, Stage, StageCounts, INFINITE, MATE, MATE_BOUND,
+    MAX_DEPTH, MAX_PLY, QUIESCENCE_PLIES,
+};
+use crate::eval::value;
+use crate::position::{Move, Position};
+use crate::record::{repetition, Repetition};
+
+/// What a thread learns about move order and keeps from one search to the next.
+#[derive(Clone, Debug)]
+pub(super) struct Heuristics {
+    killers: Vec<Vec<Move>>,
+    /// By piece index (kind and color) or drop, and target square.
+    history: Vec<i32>,
+}
+
+impl Default for Heuristics {
+    fn default() -> Self {
+        Heuristics {
+            killers: vec![Vec::new(); MAX_PLY],
+            history: vec![0; 2 * 28 * 81],
+        }
+    }
+}
+
+impl Heuristics {
+    /// Before a search: no killers (they belonged to other plies of another root), history aged.
+    pub(super) fn new_search(&mut self) {
+        self.killers.iter_mut().for_each(Vec::clear);
+        for h in &mut self.history {
+            *h /= 8;
+        }
+    }
+}
+
+/// What every thread of one search shares.
+pub(super) struct Shared<'a> {
+    pub(super) options: &'a EngineOptions,
+    pub(super) table: Option<&'a TranspositionTable<Move>>,
+    pub(super) limits: Limits,
+    pub(super) started: Instant,
+    /// The caller's stop flag ([`super::Engine::stop_flag`]).
+    pub(super) stop: &'a AtomicBool,
+    /// Raised when the main thread has its result: the helpers stop.
+    pub(super) done: AtomicBool,
+    /// Nodes of every thread, as each last reported them (every 1,024 of its own).
+    pub(super) nodes: AtomicU64,
+}
+
+/// One thread's search.
+pub(super) struct Worker<'a> {
+    /// 0 for the main thread.
+    id: usize,
+    shared: &'a Shared<'a>,
+    heur: &'a mut Heuristics,
+    /// The game's positions (keys and check flags) from its start to the current node.
+    path: Vec<(u64, bool)>,
+    /// Where the repetition rule's view of the path starts (after the last null move).
+    floor: usize,
+    pub(super) nodes: u64,
+    /// `nodes` when this thread last added them to [`Shared::nodes`].
+    reported: u64,
+    aborted: bool,
+    stages: StageCounts,
+    pv: Vec<Vec<Move>>,
+}
+
+/// Lazy SMP's depth schedule: helper `id` skips the depths where this is true, so that the
+/// threads spread over neighbouring depths instead of all searching the same tree in step
+/// (the pattern of cycles and phases Stockfish used).
+fn skips(id: usize, depth: u32) -> bool {
+    const SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+    const PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+    if id == 0 {
+        return false;
+    }
+    let i = (id - 1) % 20;
+    (depth + PHASE[i]) / SIZE[i] % 2 == 1
+}
+
+/// A mate score as the table keeps it: its distance from the node rather than from the root.
+fn to_table(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// A score from the table, back as a distance from the root.
+fn from_table(score: i32, ply: usize) -> i32 {
+    if (MATE_BOUND..=MATE + MAX_PLY as i32).contains(&score) {
+        score - ply as i32
+    } else if (-(MATE + MAX_PLY as i32)..=-MATE_BOUND).contains(&score) {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// Late-move reduction of the move at `index` (from 0) at a node `depth` plies deep:
+/// `ln(depth) · ln(index) / 2`, at least 1 (only late moves are reduced).
+fn lmr_reduction(depth: i32, index: usize) -> i32 {
+    let r = (f64::from(depth).ln() * (index as f64).ln() / 2.0) as i32;
+    r.max(1)
+}
+
+/// How a move is kept in the history table: the moving piece (or the dropped kind) and the
+/// target square.
+fn history_index(p: &Position, mv: Move) -> usize {
+    match mv {
+        Move::Normal { from, to, .. } => {
+            let piece = p.piece(from).expect("a move starts from a piece");
+            (piece.color as usize * 14 + piece.kind as usize) * 81 + to.0 as usize
+        }
+        Move::Drop { kind, to } => {
+            (28 + p.side_to_move() as usize * 14 + kind as usize) * 81 + to.0 as usize
+        }
+    }
+}
+
+fn mvv_lva(p: &Position, mv: Move) -> i32 {
+    let victim = p.captured(mv).map_or(0, |q| value(q.kind));
+    let attacker = match mv {
+        Move::Normal { from, .. } => p.piece(from).map_or(0, |q| value(q.kind)),
+        Move::Drop { .. } => 0,
+    };
+    victim * 16 - attacker / 16
+}
+
+/// Whether a capture keeps its material: its static exchange evaluation
+/// ([`Position::see`]) loses nothing.
+fn good_capture(p: &Position, mv: Move) -> bool {
+    p.see(mv) >= 0
+}
+
+const EXACT: u8 = 1;
+const LOWER: u8 = 2;
+const UPPER: u8 = 3;
+
+impl<'a> Worker<'a> {
+    /// Thread `id` (0: the main one) of a search whose path so far (the game before the root,
+    /// and the root) is `path`.
+    pub(super) fn new(
+        id: usize,
+        shared: &'a Shared<'a>,
+        heur: &'a mut Heuristics,
+        path: Vec<(u64, bool)>,
+    ) -> Worker<'a> {
+        Worker {
+            id,
+            shared,
+            heur,
+            path,
+            floor: 0,
+            nodes: 0,
+            reported: 0,
+            aborted: false,
+            stages: StageCounts::default(),
+            pv: vec![Vec::new(); MAX_PLY + 1],
+        }
+    }
+
+    fn max_depth(&self) -> u32 {
+        self.shared
+            .limits
+            .depth
+            .unwrap_or(MAX_DEPTH)
+            .clamp(1, MAX_DEPTH)
+    }
+
+    /// The main thread's iterative deepening: fills `result` (which holds a legal move
+    /// already) from each finished iteration and reports it.
+    pub(super) fn main_search(
+        &mut self,
+        root: &Position,
+        mut result: SearchResult,
+        report: &mut dyn FnMut(&Iteration),
+    ) -> SearchResult {
+        for depth in 1..=self.max_depth() {
+            let score = self.aspiration(root, depth, result.score);
+            if self.aborted {
+                break;
+            }
+            result.score = score;
+            result.depth = depth;
+            result.pv = self.pv[0].clone();
+            if let Some(&best) = result.pv.first() {
+                result.best = Some(best);
+            }
+            let iteration = Iteration {
+                depth,
+                score,
+                nodes: self.total_nodes(),
+                elapsed: self.shared.started.elapsed(),
+                pv: result.pv.clone(),
+            };
+            report(&iteration);
+            if score.abs() >= MATE_BOUND && depth as i32 >= MATE - score.abs() {
+                break; // a mate found within the full width: deeper changes nothing
+            }
+            if self
+                .shared
+                .limits
+                .soft_time
+                .is_some_and(|t| self.shared.started.elapsed() >= t)
+            {
+                break;
+            }
+        }
+        result.stages = self.stages;
+        result
+    }
+
+    /// A helper thread's iterative deepening, on its own schedule of depths, until the main
+    /// thread is done (or a limit is reached). Its results reach the main thread through the
+    /// table only.
+    pub(super) fn help(&mut self, root: &Position) {
+        let mut previous = 0;
+        for depth in 1..=self.max_depth() {
+            if skips(self.id, depth) {
+                continue;
+            }
+            let score = self.aspiration(root, depth, previous);
+            if self.aborted || self.shared.done.load(Ordering::Relaxed) {
+                break;
+            }
+            previous = score;
+        }
+    }
+
+    /// Every thread's nodes, as far as this one knows.
+    fn total_nodes(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed) + (self.nodes - self.reported)
+    }
+
+    fn aspiration(&mut self, root: &Position, depth: u32, previous: i32) -> i32 {
+        let width = self.shared.options.aspiration;
+        if width <= 0 || depth < 4 || previous.abs() >= MATE_BOUND {
+            return self.node(root, depth as i32, -INFINITE, INFINITE, 0);
+        }
+        let mut delta = width;
+        let (mut alpha, mut beta) = (previous - delta, previous + delta);
+        loop {
+            let score = self.node(root, depth as i32, alpha, beta, 0);
+            if self.aborted {
+                return score;
+            }
+            if score <= alpha {
+                alpha = (score - delta).max(-INFINITE);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITE);
+            } else {
+                return score;
+            }
+            delta *= 3;
+            if delta > 2_000 {
+                alpha = -INFINITE;
+                beta = INFINITE;
+            }
+        }
+    }
+
+    /// Whether to stop: looked at every 1,024 nodes, when this thread also adds its nodes to
+    /// the shared count (so that one thread's node limit is exact to that).
+    fn out_of_limits(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if self.nodes & 1023 == 0 {
+            let fresh = self.nodes - self.reported;
+            self.reported = self.nodes;
+            let total = self.shared.nodes.fetch_add(fresh, Ordering::Relaxed) + fresh;
+            let shared = self.shared;
+            let nodes = shared.limits.nodes.is_some_and(|n| total >= n);
+            let time = shared
+                .limits
+                .hard_time
+                .is_some_and(|t| shared.started.elapsed() >= t);
+            if nodes
+                || time
+                || shared.stop.load(Ordering::Relaxed)
+                || shared.done.load(Ordering::Relaxed)
+            {
+                self.aborted = true;
+            }
+        }
+        self.aborted
+    }
+
+    fn store(&self, key: u64, depth: i32, score: i32, bound: u8, mv: Option<Move>, ply: usize) {
+        let Some(table) = self.shared.table else {
+            return;
+        };
+        let s = Score::from_raw(to_table(score, ply));
+        let (lower, upper) = match bound {
+            EXACT => (s, s),
+            LOWER => (s, Score::INFINITY),
+            _ => (-Score::INFINITY, s),
+        };
+        table.store(key, depth.max(0) as u32, lower, upper, mv);
+    }
+
+    /// The repetition score of the last position of the path, if it repeats one earlier (since
+    /// the last null move).
+    fn repeated(&self) -> Option<i32> {
+        repetition(&self.path[self.floor..], 2).map(|r| match r {
+            Repetition::Draw => 0,
+            Repetition::OpponentCheckedPerpetually => MATE_BOUND - 1,
+            Repetition::CheckedPerpetually => -(MATE_BOUND - 1),
+        })
+    }
+
+    /// The moves of `p` in the picker's order, each with its stage.
+    fn ordered(
+        &self,
+        p: &Position,
+        moves: &[Move],
+        hash: Option<Move>,
+        ply: usize,
+    ) -> Vec<(Move, Stage, i32)> {
+        let mut keyed: Vec<(Move, Stage, i32)> = moves
+            .iter()
+            .map(|&mv| {
+                if Some(mv) == hash {
+                    return (mv, Stage::HashMove, 0);
+                }
+                let capture = p.captured(mv).is_some();
+                if !self.shared.options.staged {
+                    return if capture {
+                        (mv, Stage::GoodCapture, mvv_lva(p, mv))
+                    } else {
+                        (mv, Stage::Quiet, 0)
+                    };
+                }
+                if capture {
+                    return if good_capture(p, mv) {
+                        (mv, Stage::GoodCapture, mvv_lva(p, mv))
+                    } else {
+                        (mv, Stage::BadCapture, mvv_lva(p, mv))
+                    };
+                }
+                if let Some(slot) = self.heur.killers[ply].iter().position(|&k| k == mv) {
+                    return (mv, Stage::Killer, -(slot as i32));
+                }
+                let h = if self.shared.options.history {
+                    self.heur.history[history_index(p, mv)]
+                } else {
+                    0
+                };
+                (mv, Stage::Quiet, h)
+            })
+            .collect();
+        // Stable: equal keys keep the generation order.
+        keyed.sort_by(|a, b| a.1.cmp(&b.1).then(b.2.cmp(&a.2)));
+        keyed
+    }
+
+    fn node(&mut self, p: &Position, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.node_with(p, depth, alpha, beta, ply, true)
+    }
+
+    /// A node of the main search; `null_ok`: whether a null move may be tried here (not right
+    /// after one).
+    fn node_with(
+        &mut self,
+        p: &Position,
+        mut depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        null_ok: bool,
+    ) -> i32 {
+        self.pv[ply].clear();
+        if ply > 0 {
+            if let Some(score) = self.repeated() {
+                return score;
+            }
+        }
+        if depth <= 0 || ply >= MAX_PLY - QUIESCENCE_PLIES - 1 {
+            return if self.shared.options.quiescence {
+                self.quiescence(p, alpha, beta, ply, 0)
+            } else {
+                self.nodes += 1;
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    -(MATE - ply as i32)
+                } else {
+                    self.shared.options.eval.value(p)
+                }
+            };
+        }
+        self.nodes += 1;
+        if self.out_of_limits() {
+            return 0;
+        }
+        let key = p.key();
+        let pv_node = beta - alpha > 1;
+        let entry = self.shared.table.and_then(|t| t.probe(key));
+        let mut hash_move = None;
+        if let Some(e) = entry {
+            hash_move = e.best_move;
+            if e.depth >= depth as u32 && !pv_node && ply > 0 {
+                let lower = from_table(e.lower.raw(), ply);
+                let upper = from_table(e.upper.raw(), ply);
+                if lower >= beta || lower == upper {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
+            }
+        }
+        // The parent pushed this position with its check flag: no second attack test.
+        let in_check = self.path.last().is_some_and(|&(_, check)| check);
+        let sel = self.shared.options.selective;
+        let mut futile = false;
+        if !pv_node && !in_check && ply > 0 && sel.any() {
+            let eval = self.shared.options.eval.value(p);
+            if sel.futility && depth <= 5 && eval - 150 * depth >= beta && eval < MATE_BOUND {
+                return eval;
+            }
+            if sel.razoring && depth <= 2 && eval + 500 + 250 * depth < alpha {
+                let q = self.quiescence(p, alpha - 1, alpha, ply, 0);
+                if self.aborted {
+                    return 0;
+                }
+                if q < alpha {
+                    return q;
+                }
+            }
+            if sel.null_move && null_ok && depth >= 2 && eval >= beta && beta > -MATE_BOUND {
+                let r = 3 + depth / 4;
+                let child = p.null_move();
+                // Repetitions are not looked for across a null move.
+                let floor = std::mem::replace(&mut self.floor, self.path.len());
+                self.path.push((child.key(), false));
+                let s = -self.node_with(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                self.path.pop();
+                self.floor = floor;
+                if self.aborted {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s >= MATE_BOUND { beta } else { s };
+                }
+            }
+            const FUTILITY_MARGIN: [i32; 4] = [0, 200, 350, 500];
+            futile = sel.futility && depth <= 3 && eval + FUTILITY_MARGIN[depth as usize] <= alpha;
+        }
+        if sel.iir && hash_move.is_none() && depth >= 4 {
+            depth -= 1;
+        }
+        let moves = p.legal_moves();
+        if moves.is_empty() {
+            return -(MATE - ply as i32);
+        }
+        let ordered = self.ordered(p, &moves, hash_move, ply);
+        let original_alpha = alpha;
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        let mut quiet_seen = 0;
+        for (i, &(mv, stage, _)) in ordered.iter().enumerate() {
+            // Whether it checks, from the move alone: pruned moves are never played.
+            let check = p.gives_check(mv);
+            let quiet = stage == Stage::Quiet && !check;
+            if quiet {
+                quiet_seen += 1;
+            }
+            if i > 0 && !pv_node && !in_check && best > -MATE_BOUND {
+                if quiet
+                    && (futile
+                        || sel.late_move_pruning && depth <= 6 && quiet_seen > 3 + depth * depth)
+                {
+                    continue;
+                }
+                if sel.see_pruning && depth <= 5 && !check {
+                    let limit = if stage == Stage::Quiet {
+                        -60 * depth * depth
+                    } else {
+                        -150 * depth
+                    };
+                    if stage != Stage::HashMove && p.see(mv) < limit {
+                        continue;
+                    }
+                }
+            }
+            let extend =
+                self.shared.options.check_extension && check && ply < 2 * depth as usize + 8;
+            let child_depth = depth - 1 + i32::from(extend);
+            // Late quiet moves: two quiet moves in full first, the rest reduced.
+            let reduction = if sel.lmr && quiet && !in_check && depth >= 3 && quiet_seen > 2 {
+                lmr_reduction(depth, i).min(child_depth - 1)
+            } else {
+                0
+            };
+            let child = p.play(mv);
+            self.path.push((child.key(), check));
+            self.stages.searched[stage as usize] += 1;
+            let score = if i == 0 {
+                -self.node(&child, child_depth, -beta, -alpha, ply + 1)
+            } else {
+                let mut s =
+                    -self.node(&child, child_depth - reduction, -alpha - 1, -alpha, ply + 1);
+                if reduction > 0 && s > alpha && !self.aborted {
+                    s = -self.node(&child, child_depth, -alpha - 1, -alpha, ply + 1);
+                }
+                if s > alpha && s < beta && !self.aborted {
+                    -self.node(&child, child_depth, -beta, -alpha, ply + 1)
+                } else {
+                    s
+                }
+            };
+            self.path.pop();
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(mv);
+                    head[ply].extend_from_slice(&tail[0]);
+                }
+            }
+            if alpha >= beta {
+                self.stages.cutoffs[stage as usize] += 1;
+                if p.captured(mv).is_none() {
+                    self.reward_quiet(p, mv, depth, ply);
+                }
+                break;
+            }
+        }
+        let bound = if best >= beta {
+            LOWER
+        } else if best > original_alpha {
+            EXACT
+        } else {
+            UPPER
+        };
+        self.store(key, depth, best, bound, best_move, ply);
+        best
+    }
+
+    fn reward_quiet(&mut self, p: &Position, mv: Move, depth: i32, ply: usize) {
+        if !self.shared.options.staged {
+            return;
+        }
+        let slots = self.shared.options.killers;
+        if slots > 0 {
+            let k = &mut self.heur.killers[ply];
+            if let Some(i) = k.iter().position(|&m| m == mv) {
+                k.remove(i);
+            }
+            k.insert(0, mv);
+            k.truncate(slots);
+        }
+        if self.shared.options.history {
+            let h = &mut self.heur.history[history_index(p, mv)];
+            *h = (*h + depth * depth).min(1 << 24);
+        }
+    }
+
+    /// Captures only, from the static evaluation ("stand pat"); every move when in check.
+    fn quiescence(&mut self, p: &Position, mut alpha: i32, beta: i32, ply: usize, q: usize) -> i32 {
+        self.nodes += 1;
+        if self.out_of_limits() {
+            return 0;
+        }
+        let in_check = p.in_check();
+        let mut moves = Vec::new();
+        let mut best = -INFINITE;
+        if in_check {
+            p.generate_legal(&mut moves);
+            if moves.is_empty() {
+                return -(MATE - ply as i32);
+            }
+        } else {
+            best = self.shared.options.eval.value(p);
+            if best >= beta || q >= QUIESCENCE_PLIES {
+                return best;
+            }
+            alpha = alpha.max(best);
+            if q == 0 && self.shared.options.quiet_checks {
+                p.generate_legal(&mut moves);
+                moves.retain(|&mv| p.captured(mv).is_some() || p.gives_check(mv) && p.see(mv) >= 0);
+            } else {
+                p.legal_captures(&mut moves);
+            }
+        }
+        moves.sort_by_key(|&mv| -mvv_lva(p, mv));
+        for mv in moves {
+            if !in_check && p.captured(mv).is_some() && !good_capture(p, mv) {
+                continue;
+            }
+            let score = -self.quiescence(&p.play(mv), -beta, -alpha, ply + 1, q + 1);
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
