@@ -42,22 +42,56 @@ pub(crate) const FILES: [Bitboard; 9] = {
     files
 };
 
+/// `BITS[s]`: the bit of square `s` (a load is cheaper than a 128-bit shift by a variable).
+static BITS: [Bitboard; 81] = {
+    let mut bits = [0; 81];
+    let mut s = 0;
+    while s < 81 {
+        bits[s] = 1 << s;
+        s += 1;
+    }
+    bits
+};
+
 /// The bit of `square`.
 #[inline]
 pub(crate) fn bit(square: Square) -> Bitboard {
-    1 << square.0
+    BITS[square.0 as usize]
 }
 
 /// The squares of a bitboard, lowest index first.
-pub(crate) fn squares(mut b: Bitboard) -> impl Iterator<Item = Square> {
-    std::iter::from_fn(move || {
-        if b == 0 {
-            return None;
+#[inline]
+pub(crate) fn squares(b: Bitboard) -> Squares {
+    Squares {
+        low: b as u64,
+        high: (b >> 64) as u64,
+    }
+}
+
+/// The squares of a bitboard, lowest index first: the two 64-bit halves one after the other,
+/// so that each step is one bit scan and one bit clear of a machine word.
+pub(crate) struct Squares {
+    low: u64,
+    high: u64,
+}
+
+impl Iterator for Squares {
+    type Item = Square;
+
+    #[inline]
+    fn next(&mut self) -> Option<Square> {
+        if self.low != 0 {
+            let s = self.low.trailing_zeros();
+            self.low &= self.low - 1;
+            Some(Square(s as u8))
+        } else if self.high != 0 {
+            let s = self.high.trailing_zeros();
+            self.high &= self.high - 1;
+            Some(Square(64 + s as u8))
+        } else {
+            None
         }
-        let s = b.trailing_zeros();
-        b &= b - 1;
-        Some(Square(s as u8))
-    })
+    }
 }
 
 /// The 8 directions as (file, rank) steps; `d` and `d + 4` are opposites. The first four

@@ -5,6 +5,8 @@ use std::fmt;
 mod exchange;
 mod movegen;
 
+pub(crate) use movegen::MoveList;
+
 use prune_search::{Game, MoveBits, Score};
 
 use crate::bitboard::{self, bit, squares, Bitboard, BOARD, FILES, RANKS};
@@ -653,6 +655,11 @@ impl Position {
 
     /// The legal moves, appended to `moves`.
     pub fn generate_legal(&self, moves: &mut Vec<Move>) {
+        self.generate(moves, false, true);
+    }
+
+    /// The legal moves, appended to `moves` (perft's way: no allocation).
+    pub(crate) fn legal_into(&self, moves: &mut MoveList) {
         self.generate(moves, false, true);
     }
 

@@ -7,6 +7,73 @@
 
 use super::*;
 
+/// Where the generator puts its moves.
+pub(crate) trait MoveSink {
+    /// Takes one move.
+    fn push(&mut self, mv: Move);
+}
+
+impl MoveSink for Vec<Move> {
+    #[inline(always)]
+    fn push(&mut self, mv: Move) {
+        Vec::push(self, mv);
+    }
+}
+
+/// The most moves a [`MoveList`] holds: more than the 593 legal moves of the richest position
+/// known, with room for positions without a king (no rule bounds those).
+const MAX_MOVES: usize = 1024;
+
+/// A list of moves of fixed capacity, reused from position to position (perft keeps one per
+/// ply): no allocation, and no capacity to grow.
+pub(crate) struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl MoveList {
+    /// An empty list.
+    pub(crate) fn new() -> MoveList {
+        MoveList {
+            moves: [Move::Drop {
+                kind: Kind::Pawn,
+                to: Square(0),
+            }; MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    /// Empties the list.
+    #[inline]
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// The moves.
+    #[inline]
+    pub(crate) fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+}
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn push(&mut self, mv: Move) {
+        self.moves[self.len] = mv;
+        self.len += 1;
+    }
+}
+
+/// Counts the moves it is given.
+struct Count(usize);
+
+impl MoveSink for Count {
+    #[inline(always)]
+    fn push(&mut self, _: Move) {
+        self.0 += 1;
+    }
+}
+
 /// Our pieces pinned to our king, each with the squares it may still move to (its line up
 /// to the pinner, the pinner included).
 struct Pinned {
@@ -31,7 +98,7 @@ impl Pinned {
 /// Pushes the moves of a piece from `from` to the squares of `promoting` with promotion and
 /// to those of `plain` without, target by target (the promotion first).
 #[inline(always)]
-fn push_moves(moves: &mut Vec<Move>, from: Square, promoting: Bitboard, plain: Bitboard) {
+fn push_moves(moves: &mut impl MoveSink, from: Square, promoting: Bitboard, plain: Bitboard) {
     if promoting == 0 {
         return push_plain(moves, from, plain);
     }
@@ -56,7 +123,7 @@ fn push_moves(moves: &mut Vec<Move>, from: Square, promoting: Bitboard, plain: B
 
 /// Pushes the moves without promotion of a piece from `from` to the squares of `plain`.
 #[inline(always)]
-fn push_plain(moves: &mut Vec<Move>, from: Square, plain: Bitboard) {
+fn push_plain(moves: &mut impl MoveSink, from: Square, plain: Bitboard) {
     for to in squares(plain) {
         moves.push(Move::Normal {
             from,
@@ -138,14 +205,23 @@ impl Position {
     /// The legal moves (only captures with `captures_only`), appended to `moves`. Pawn drops
     /// that mate are left out when `uchifuzume` says so (replies to a pawn drop are generated
     /// without that test, as the rule reads).
-    pub(super) fn generate(&self, moves: &mut Vec<Move>, captures_only: bool, uchifuzume: bool) {
+    pub(super) fn generate(
+        &self,
+        moves: &mut impl MoveSink,
+        captures_only: bool,
+        uchifuzume: bool,
+    ) {
         let us = self.side;
         let them = us.flip();
         let Some(king) = self.king(us) else {
             // No king to lose: only uchifuzume can refuse a move.
-            let start = moves.len();
-            self.pseudo_moves(moves, captures_only);
-            return self.keep_by_playing(moves, start);
+            let mut legal = Vec::new();
+            self.pseudo_moves(&mut legal, captures_only);
+            self.keep_by_playing(&mut legal, 0);
+            for mv in legal {
+                moves.push(mv);
+            }
+            return;
         };
         let ours = self.colors[us.index()];
         let theirs = self.colors[them.index()];
@@ -181,7 +257,7 @@ impl Position {
     #[inline(always)]
     fn board_moves(
         &self,
-        moves: &mut Vec<Move>,
+        moves: &mut impl MoveSink,
         king: Square,
         occupied: Bitboard,
         targets: Bitboard,
@@ -277,7 +353,7 @@ impl Position {
     /// The drops on `targets` (empty squares): a pawn not on a file that holds one of ours
     /// (nifu) nor mating by the drop when `uchifuzume` is asked, no piece where it could never
     /// move.
-    fn drops(&self, moves: &mut Vec<Move>, targets: Bitboard, uchifuzume: bool) {
+    fn drops(&self, moves: &mut impl MoveSink, targets: Bitboard, uchifuzume: bool) {
         let us = self.side;
         let hand = self.hands[us.index()];
         if hand == [0; 7] {
@@ -320,8 +396,8 @@ impl Position {
     /// Whether the side to move has a legal move, pawn drops that mate counted as legal (a
     /// reply to a pawn drop is looked for this way by the uchifuzume rule).
     pub(super) fn has_reply(&self) -> bool {
-        let mut replies = Vec::new();
+        let mut replies = Count(0);
         self.generate(&mut replies, false, false);
-        !replies.is_empty()
+        replies.0 != 0
     }
 }
