@@ -170,6 +170,28 @@ impl Position {
         lances != 0 && bitboard::lance_attacks(by.flip(), square, occupied) & lances != 0
     }
 
+    /// The pieces of `by` that attack `square` (its king's): a slider's attacks are computed
+    /// only when `by` has such a slider on the square's lines.
+    #[inline]
+    fn checkers(&self, square: Square, by: Color, occupied: Bitboard) -> Bitboard {
+        let theirs = self.colors[by.index()];
+        let kinds = &self.kinds;
+        let mut checkers = self.steppers_to(square, by) & theirs;
+        let rooks = (kinds[Kind::Rook as usize] | kinds[Kind::Dragon as usize]) & theirs;
+        if rooks & bitboard::rook_lines(square) != 0 {
+            checkers |= bitboard::rook_attacks(square, occupied) & rooks;
+        }
+        let bishops = (kinds[Kind::Bishop as usize] | kinds[Kind::Horse as usize]) & theirs;
+        if bishops & bitboard::bishop_lines(square) != 0 {
+            checkers |= bitboard::bishop_attacks(square, occupied) & bishops;
+        }
+        let lances = self.pieces(by, Kind::Lance);
+        if lances != 0 {
+            checkers |= bitboard::lance_attacks(by.flip(), square, occupied) & lances;
+        }
+        checkers
+    }
+
     /// The pieces of the side to move pinned to its king on `king`.
     #[inline]
     fn pinned(&self, king: Square, occupied: Bitboard) -> Pinned {
@@ -226,7 +248,7 @@ impl Position {
         let ours = self.colors[us.index()];
         let theirs = self.colors[them.index()];
         let occupied = ours | theirs;
-        let checkers = self.attackers(king, them, occupied);
+        let checkers = self.checkers(king, them, occupied);
         let (targets, drop_targets) = if checkers == 0 {
             if captures_only {
                 (theirs, 0)
