@@ -6,11 +6,11 @@
 //! the own king attacked), checkmate as the end of the game; SFEN positions and USI moves;
 //! [`Position`] as a [`prune_search::Game`].
 //!
-//! This first version keeps the board as an array of 81 squares and finds attacks by walking
-//! rays from the king; bitboards are the next step (measured against this one). Repetition
-//! (sennichite) needs the game's history, which a [`Position`] does not hold: [`GameRecord`]
-//! keeps it (fourfold repetition draws, perpetual check loses for the checker), and the
-//! playing [`engine`] scores a repetition on its search path as a draw. The generic
+//! The board is kept as bitboards (sliders' attacks by table lookup) beside an array of 81
+//! squares; moves are generated legal (`docs/shogi.md` says what each step was worth).
+//! Repetition (sennichite) needs the game's history, which a [`Position`] does not hold:
+//! [`GameRecord`] keeps it (fourfold repetition draws, perpetual check loses for the checker),
+//! and the playing [`engine`] scores a repetition on its search path as a draw. The generic
 //! [`prune_search::Game`] searches see positions only.
 //!
 //! [`engine`] is the playing engine (NegaScout with the staged move picker) and [`usi`] the
