@@ -1,12 +1,15 @@
 //! Bitboards: a set of squares as the low 81 bits of a `u128`, bit `file * 9 + rank` (the
 //! [`Square`] index), so that each file is 9 consecutive bits.
 //!
-//! Attacks come from tables made at compile time: the squares a stepping piece reaches from
-//! each square, and the ray from each square in each of the 8 directions. A slider's attacks
-//! in one direction are its ray cut at the first occupied square, found with one bit scan
-//! (the lowest set bit for directions of growing index, the highest for the others): the
-//! "classical approach" of chess programming, which needs no magic numbers and no large
-//! tables. Measured against the array board it replaced in `docs/shogi.md`.
+//! Attacks come from tables made at compile time. A stepping piece's attacks are read by
+//! square. A slider's are read by line: the occupancy of the line's inner squares (at most 7,
+//! the two ends never block) is an index into the table of a line of 9 squares
+//! ([`FILE_ATTACKS`], 2.3 KB). A file's inner squares are 7 consecutive bits; a rank's and a
+//! diagonal's are spaced 9, 10 or 8 bits apart and are gathered into 7 bits by one
+//! multiplication, whose partial products fall on distinct bits (no carries), the trick of
+//! "magic bitboards" without searched magic numbers and with tables of kilobytes. The rays
+//! cut at the first blocker (the "classical approach") remain as the tests' reference.
+//! Measured in `docs/shogi.md`.
 
 use crate::position::{Color, Kind, Square};
 
@@ -42,22 +45,56 @@ pub(crate) const FILES: [Bitboard; 9] = {
     files
 };
 
+/// `BITS[s]`: the bit of square `s` (a load is cheaper than a 128-bit shift by a variable).
+static BITS: [Bitboard; 81] = {
+    let mut bits = [0; 81];
+    let mut s = 0;
+    while s < 81 {
+        bits[s] = 1 << s;
+        s += 1;
+    }
+    bits
+};
+
 /// The bit of `square`.
 #[inline]
 pub(crate) fn bit(square: Square) -> Bitboard {
-    1 << square.0
+    BITS[square.0 as usize]
 }
 
 /// The squares of a bitboard, lowest index first.
-pub(crate) fn squares(mut b: Bitboard) -> impl Iterator<Item = Square> {
-    std::iter::from_fn(move || {
-        if b == 0 {
-            return None;
+#[inline]
+pub(crate) fn squares(b: Bitboard) -> Squares {
+    Squares {
+        low: b as u64,
+        high: (b >> 64) as u64,
+    }
+}
+
+/// The squares of a bitboard, lowest index first: the two 64-bit halves one after the other,
+/// so that each step is one bit scan and one bit clear of a machine word.
+pub(crate) struct Squares {
+    low: u64,
+    high: u64,
+}
+
+impl Iterator for Squares {
+    type Item = Square;
+
+    #[inline]
+    fn next(&mut self) -> Option<Square> {
+        if self.low != 0 {
+            let s = self.low.trailing_zeros();
+            self.low &= self.low - 1;
+            Some(Square(s as u8))
+        } else if self.high != 0 {
+            let s = self.high.trailing_zeros();
+            self.high &= self.high - 1;
+            Some(Square(64 + s as u8))
+        } else {
+            None
         }
-        let s = b.trailing_zeros();
-        b &= b - 1;
-        Some(Square(s as u8))
-    })
+    }
 }
 
 /// The 8 directions as (file, rank) steps; `d` and `d + 4` are opposites. The first four
@@ -74,13 +111,17 @@ const DIRECTIONS: [(i32, i32); 8] = [
 ];
 
 /// Direction indices: rank +1 (towards rank i), the way White's lance looks.
-pub(crate) const SOUTH: usize = 0;
+#[cfg(test)]
+const SOUTH: usize = 0;
 /// Rank −1 (towards rank a), the way Black's lance looks.
-pub(crate) const NORTH: usize = 4;
-/// The rook's four directions.
-pub(crate) const ORTHOGONAL: [usize; 4] = [0, 1, 4, 5];
-/// The bishop's four directions.
-pub(crate) const DIAGONAL: [usize; 4] = [2, 3, 6, 7];
+#[cfg(test)]
+const NORTH: usize = 4;
+/// The rook's four directions (the reference its lookups are tested against).
+#[cfg(test)]
+const ORTHOGONAL: [usize; 4] = [0, 1, 4, 5];
+/// The bishop's four directions (the reference its lookups are tested against).
+#[cfg(test)]
+const DIAGONAL: [usize; 4] = [2, 3, 6, 7];
 
 const fn on_board(f: i32, r: i32) -> bool {
     f >= 0 && f < 9 && r >= 0 && r < 9
@@ -106,6 +147,67 @@ static RAYS: [[Bitboard; 81]; 8] = {
     }
     rays
 };
+
+/// `DIRECTION[a][b]`: the direction from `a` to `b` when they share a rank, file or
+/// diagonal, else 8.
+static DIRECTION: [[u8; 81]; 81] = {
+    let mut table = [[8; 81]; 81];
+    let mut d = 0;
+    while d < 8 {
+        let mut a = 0;
+        while a < 81 {
+            let mut b = 0;
+            while b < 81 {
+                if RAYS[d][a] >> b & 1 != 0 {
+                    table[a][b] = d as u8;
+                }
+                b += 1;
+            }
+            a += 1;
+        }
+        d += 1;
+    }
+    table
+};
+
+/// The squares after `a` up to `b`, `b` included, when the two share a line; else nothing.
+#[inline]
+pub(crate) fn towards(a: Square, b: Square) -> Bitboard {
+    let d = DIRECTION[a.0 as usize][b.0 as usize] as usize;
+    if d == 8 {
+        return 0;
+    }
+    RAYS[d][a.0 as usize] ^ RAYS[d][b.0 as usize]
+}
+
+/// `LINES[0][s]`: the rook's slides from `s` on an empty board; `LINES[1][s]` the bishop's.
+static LINES: [[Bitboard; 81]; 2] = {
+    let mut table = [[0; 81]; 2];
+    let mut s = 0;
+    while s < 81 {
+        let mut d = 0;
+        while d < 8 {
+            // Directions 0, 1, 4, 5 are orthogonal, 2, 3, 6, 7 diagonal.
+            let diagonal = d % 4 >= 2;
+            table[diagonal as usize][s] |= RAYS[d][s];
+            d += 1;
+        }
+        s += 1;
+    }
+    table
+};
+
+/// The rook's slides from `s` on an empty board.
+#[inline]
+pub(crate) fn rook_lines(s: Square) -> Bitboard {
+    LINES[0][s.0 as usize]
+}
+
+/// The bishop's slides from `s` on an empty board.
+#[inline]
+pub(crate) fn bishop_lines(s: Square) -> Bitboard {
+    LINES[1][s.0 as usize]
+}
 
 /// The single steps of a kind for Black as (file, rank) vectors (White's mirror the rank).
 const fn steps(kind: usize) -> &'static [(i32, i32)] {
@@ -164,16 +266,10 @@ static STEPS: [[[Bitboard; 81]; 14]; 2] = {
     table
 };
 
-/// The squares from `s` (excluded) to the edge in direction `d`.
-#[inline]
-pub(crate) fn ray(d: usize, s: Square) -> Bitboard {
-    RAYS[d][s.0 as usize]
-}
-
 /// The squares a slider on `s` reaches in direction `d` over `occupied`: up to and including
 /// the first occupied square.
-#[inline]
-pub(crate) fn ray_attacks(d: usize, s: Square, occupied: Bitboard) -> Bitboard {
+#[cfg(test)]
+fn ray_attacks(d: usize, s: Square, occupied: Bitboard) -> Bitboard {
     let ray = RAYS[d][s.0 as usize];
     let blockers = ray & occupied;
     if blockers == 0 {
@@ -187,27 +283,271 @@ pub(crate) fn ray_attacks(d: usize, s: Square, occupied: Bitboard) -> Bitboard {
     ray ^ RAYS[d][first as usize]
 }
 
-/// The rook's sliding attacks from `s`.
+/// `FILE_ATTACKS[rank][inner]`: the squares of its own file (bit `rank` of 9) that a rook on
+/// `rank` reaches when the inner squares of the file (ranks b–h, bits 0–6 of `inner`) are
+/// occupied as `inner` says. The edge squares need not be looked at: a slide stops there
+/// anyway.
+static FILE_ATTACKS: [[u16; 128]; 9] = {
+    let mut table = [[0; 128]; 9];
+    let mut rank = 0;
+    while rank < 9 {
+        let mut inner = 0;
+        while inner < 128 {
+            table[rank][inner] = slide_on_line(rank, inner, true, true);
+            inner += 1;
+        }
+        rank += 1;
+    }
+    table
+};
+
+/// `LANCE_ATTACKS[color][rank][inner]`: as [`FILE_ATTACKS`], towards `color`'s forward only
+/// (Black's towards rank a).
+static LANCE_ATTACKS: [[[u16; 128]; 9]; 2] = {
+    let mut table = [[[0; 128]; 9]; 2];
+    let mut rank = 0;
+    while rank < 9 {
+        let mut inner = 0;
+        while inner < 128 {
+            table[0][rank][inner] = slide_on_line(rank, inner, true, false);
+            table[1][rank][inner] = slide_on_line(rank, inner, false, true);
+            inner += 1;
+        }
+        rank += 1;
+    }
+    table
+};
+
+/// The squares (bits 0–8) of a line of 9 that a slider on `at` reaches towards lower bits
+/// (`down`) and higher bits (`up`), when the inner squares 1–7 are occupied as bits 0–6 of
+/// `inner` say.
+const fn slide_on_line(at: usize, inner: usize, down: bool, up: bool) -> u16 {
+    let mut line = 0u16;
+    if down {
+        let mut i = at;
+        while i > 0 {
+            i -= 1;
+            line |= 1 << i;
+            if i == 0 || i == 8 || inner >> (i - 1) & 1 != 0 {
+                break;
+            }
+        }
+    }
+    if up {
+        let mut i = at;
+        while i < 8 {
+            i += 1;
+            line |= 1 << i;
+            if i == 0 || i == 8 || inner >> (i - 1) & 1 != 0 {
+                break;
+            }
+        }
+    }
+    line
+}
+
+/// The squares of rank a (bits `9 × file`) of a 9-bit set of files.
+const fn spread_files(files: u16) -> Bitboard {
+    let mut b = 0;
+    let mut f = 0;
+    while f < 9 {
+        if files >> f & 1 != 0 {
+            b |= 1 << (9 * f);
+        }
+        f += 1;
+    }
+    b
+}
+
+/// `RANK_ATTACKS[file][inner]`: the squares of rank a a rook on `file` of rank a reaches when
+/// files 1–7 (index) of its rank are occupied as bits 0–6 of `inner` say; shifted by the rank
+/// for the other ranks.
+static RANK_ATTACKS: [[Bitboard; 128]; 9] = {
+    let mut table = [[0; 128]; 9];
+    let mut file = 0;
+    while file < 9 {
+        let mut inner = 0;
+        while inner < 128 {
+            table[file][inner] = spread_files(slide_on_line(file, inner, true, true));
+            inner += 1;
+        }
+        file += 1;
+    }
+    table
+};
+
+/// After shifting a bitboard right by `rank + 9`, the bits of files 1–7 (index) of that rank
+/// are bits `9 × k`, k = 0–6: this mask keeps them.
+const RANK_INNER: u64 = 0x0040_2010_0804_0201;
+
+/// Multiplying the masked bits by this moves bit `9 × k` to bit `57 + k` (k = 0–6) and every
+/// other partial product to a distinct bit below 57 or above 63, so without carries: the top
+/// 7 bits are then the rank's inner occupancy in file order.
+const RANK_GATHER: u64 = {
+    let mut m = 0u64;
+    let mut k = 0;
+    while k < 7 {
+        m |= 1 << (57 - 8 * k);
+        k += 1;
+    }
+    m
+};
+
+/// The inner occupancy (ranks b–h as bits 0–6) of file `file` (index 0–8).
+#[inline]
+fn file_inner(file: u32, occupied: Bitboard) -> usize {
+    (occupied >> (9 * file + 1)) as usize & 0x7f
+}
+
+/// The rook's sliding attacks from `s`: its file and its rank by table lookup.
 #[inline]
 pub(crate) fn rook_attacks(s: Square, occupied: Bitboard) -> Bitboard {
-    ORTHOGONAL
-        .iter()
-        .fold(0, |a, &d| a | ray_attacks(d, s, occupied))
+    let (file, rank) = (u32::from(s.0) / 9, u32::from(s.0) % 9);
+    let on_file =
+        Bitboard::from(FILE_ATTACKS[rank as usize][file_inner(file, occupied)]) << (9 * file);
+    let inner = (occupied >> (rank + 9)) as u64 & RANK_INNER;
+    let index = (inner.wrapping_mul(RANK_GATHER) >> 57) as usize;
+    on_file | RANK_ATTACKS[file as usize][index] << rank
 }
 
-/// The bishop's sliding attacks from `s`.
+/// How a diagonal through a square is read and written, for [`bishop_attacks`]. The
+/// diagonals of direction 0 step by 10 (file and rank +1), those of direction 1 by 8 (file +1,
+/// rank −1).
+#[derive(Clone, Copy)]
+struct Diagonal {
+    /// Shifting the board right by this puts the diagonal's inner squares (all but its two
+    /// ends) at bits `step × k`, k = 0, 1, ...
+    inner_shift: u8,
+    /// Those bits.
+    inner: u64,
+    /// The square's place on its diagonal (0 at the low end).
+    place: u8,
+    /// The diagonal's squares, as bits 0.. of a line.
+    length_mask: u16,
+    /// The diagonal's low end.
+    start: u8,
+}
+
+/// The step of each diagonal direction.
+const DIAGONAL_STEPS: [usize; 2] = [10, 8];
+
+/// `DIAGONALS[direction][s]`.
+static DIAGONALS: [[Diagonal; 81]; 2] = {
+    let none = Diagonal {
+        inner_shift: 0,
+        inner: 0,
+        place: 0,
+        length_mask: 0,
+        start: 0,
+    };
+    let mut table = [[none; 81]; 2];
+    let mut dir = 0;
+    while dir < 2 {
+        let step = DIAGONAL_STEPS[dir];
+        let mut s = 0;
+        while s < 81 {
+            let (f, r) = (s / 9, s % 9);
+            // Back to the low end: file −1 and rank −1 (direction 0) or rank +1 (direction 1).
+            let back = if dir == 0 {
+                if f < r {
+                    f
+                } else {
+                    r
+                }
+            } else if f < 8 - r {
+                f
+            } else {
+                8 - r
+            };
+            let start = s - step * back;
+            let (sf, sr) = (start / 9, start % 9);
+            // Forward from the low end to the edge.
+            let length = if dir == 0 {
+                9 - if sf > sr { sf } else { sr }
+            } else {
+                9 - if sf > 8 - sr { sf } else { 8 - sr }
+            };
+            let mut inner = 0u64;
+            let mut k = 0;
+            while k + 2 < length {
+                inner |= 1 << (step * k);
+                k += 1;
+            }
+            table[dir][s] = Diagonal {
+                inner_shift: (start + step) as u8,
+                inner,
+                place: back as u8,
+                length_mask: (1 << length) - 1,
+                start: start as u8,
+            };
+            s += 1;
+        }
+        dir += 1;
+    }
+    table
+};
+
+/// Multipliers that gather the inner bits of a diagonal (bits `step × k`, k = 0–6) into bits
+/// 57–63, each partial product on its own bit (no carries), as [`RANK_GATHER`] does for ranks.
+const DIAGONAL_GATHER: [u64; 2] = {
+    let mut m = [0u64; 2];
+    let mut dir = 0;
+    while dir < 2 {
+        let mut k = 0;
+        while k < 7 {
+            m[dir] |= 1 << (57 + k - DIAGONAL_STEPS[dir] * k);
+            k += 1;
+        }
+        dir += 1;
+    }
+    m
+};
+
+/// `DIAGONAL_SPREAD[direction][line]`: the squares `step × i` for the bits i of a 9-bit line.
+static DIAGONAL_SPREAD: [[Bitboard; 512]; 2] = {
+    let mut table = [[0; 512]; 2];
+    let mut dir = 0;
+    while dir < 2 {
+        let mut line = 0;
+        while line < 512 {
+            let mut i = 0;
+            while i < 9 {
+                if line >> i & 1 != 0 {
+                    table[dir][line] |= 1 << (DIAGONAL_STEPS[dir] * i);
+                }
+                i += 1;
+            }
+            line += 1;
+        }
+        dir += 1;
+    }
+    table
+};
+
+/// The bishop's sliding attacks from `s`: each diagonal's inner occupancy gathered by one
+/// multiplication, its slide read from the table of lines ([`FILE_ATTACKS`]), put back on the
+/// board from a table.
 #[inline]
 pub(crate) fn bishop_attacks(s: Square, occupied: Bitboard) -> Bitboard {
-    DIAGONAL
-        .iter()
-        .fold(0, |a, &d| a | ray_attacks(d, s, occupied))
+    let mut attacks = 0;
+    let mut dir = 0;
+    while dir < 2 {
+        let d = &DIAGONALS[dir][s.0 as usize];
+        let inner = (occupied >> d.inner_shift) as u64 & d.inner;
+        let index = (inner.wrapping_mul(DIAGONAL_GATHER[dir]) >> 57) as usize;
+        let line = FILE_ATTACKS[d.place as usize][index] & d.length_mask;
+        attacks |= DIAGONAL_SPREAD[dir][line as usize] << d.start;
+        dir += 1;
+    }
+    attacks
 }
 
-/// The lance's attacks from `s` for `color`.
+/// The lance's attacks from `s` for `color`, by table lookup on its file.
 #[inline]
 pub(crate) fn lance_attacks(color: Color, s: Square, occupied: Bitboard) -> Bitboard {
-    let d = if color == Color::Black { NORTH } else { SOUTH };
-    ray_attacks(d, s, occupied)
+    let (file, rank) = (u32::from(s.0) / 9, u32::from(s.0) % 9);
+    let line = LANCE_ATTACKS[color as usize][rank as usize][file_inner(file, occupied)];
+    Bitboard::from(line) << (9 * file)
 }
 
 /// The single steps of a piece of `kind` and `color` from `s`.
@@ -252,5 +592,62 @@ mod tests {
         // Every rank and file has 9 squares; together they tile the board.
         assert!(RANKS.iter().all(|r| r.count_ones() == 9));
         assert_eq!(FILES.iter().fold(0, |a, f| a | f), BOARD);
+    }
+
+    /// The rays cut at the first blocker, direction by direction: the reference the lookups
+    /// are checked against.
+    fn scanned(directions: &[usize], s: Square, occupied: Bitboard) -> Bitboard {
+        directions
+            .iter()
+            .fold(0, |a, &d| a | ray_attacks(d, s, occupied))
+    }
+
+    /// Pseudo-random occupancies of every density, from a fixed seed.
+    fn occupancies() -> impl Iterator<Item = Bitboard> {
+        let mut state = 0x0123_4567_89ab_cdef_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        (0..3000).map(move |i| {
+            let mut b = Bitboard::from(next()) | Bitboard::from(next()) << 64;
+            // Thin it out to 1/2, 1/4, 1/8 or 1/16 of the squares.
+            for _ in 0..i % 4 {
+                b &= Bitboard::from(next()) | Bitboard::from(next()) << 64;
+            }
+            b & BOARD
+        })
+    }
+
+    #[test]
+    fn slider_lookups_equal_the_ray_scans() {
+        let empty_and_full = [0, BOARD];
+        for occupied in empty_and_full.into_iter().chain(occupancies()) {
+            for s in 0..81 {
+                let s = Square(s);
+                assert_eq!(
+                    rook_attacks(s, occupied),
+                    scanned(&ORTHOGONAL, s, occupied),
+                    "rook {s} {occupied:x}"
+                );
+                assert_eq!(
+                    bishop_attacks(s, occupied),
+                    scanned(&DIAGONAL, s, occupied),
+                    "bishop {s} {occupied:x}"
+                );
+                assert_eq!(
+                    lance_attacks(Color::Black, s, occupied),
+                    scanned(&[NORTH], s, occupied),
+                    "black lance {s} {occupied:x}"
+                );
+                assert_eq!(
+                    lance_attacks(Color::White, s, occupied),
+                    scanned(&[SOUTH], s, occupied),
+                    "white lance {s} {occupied:x}"
+                );
+            }
+        }
     }
 }

@@ -6,11 +6,11 @@
 //! the own king attacked), checkmate as the end of the game; SFEN positions and USI moves;
 //! [`Position`] as a [`prune_search::Game`].
 //!
-//! This first version keeps the board as an array of 81 squares and finds attacks by walking
-//! rays from the king; bitboards are the next step (measured against this one). Repetition
-//! (sennichite) needs the game's history, which a [`Position`] does not hold: [`GameRecord`]
-//! keeps it (fourfold repetition draws, perpetual check loses for the checker), and the
-//! playing [`engine`] scores a repetition on its search path as a draw. The generic
+//! The board is kept as bitboards (sliders' attacks by table lookup) beside an array of 81
+//! squares; moves are generated legal (`docs/shogi.md` says what each step was worth).
+//! Repetition (sennichite) needs the game's history, which a [`Position`] does not hold:
+//! [`GameRecord`] keeps it (fourfold repetition draws, perpetual check loses for the checker),
+//! and the playing [`engine`] scores a repetition on its search path as a draw. The generic
 //! [`prune_search::Game`] searches see positions only.
 //!
 //! [`engine`] is the playing engine (NegaScout with the staged move picker) and [`usi`] the
@@ -39,17 +39,27 @@ pub use record::{repetition, Ending, GameRecord, Repetition};
 pub const START_PERFT: [u64; 7] = [1, 30, 900, 25_470, 719_731, 19_861_490, 547_581_517];
 
 /// The leaves of the move tree `depth` plies deep from `position` (the published perft
-/// counts of shogi count legal moves, uchifuzume excluded).
+/// counts of shogi count legal moves, uchifuzume excluded). The moves of the last ply are
+/// generated and counted, as engines' perft commands do; one move list per ply is reused.
 pub fn perft(position: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let moves = position.legal_moves();
-    if depth == 1 {
-        return moves.len() as u64;
+    let mut lists: Vec<position::MoveList> =
+        (0..depth).map(|_| position::MoveList::new()).collect();
+    perft_with(position, &mut lists)
+}
+
+/// [`perft`] to the depth of `lists`, one list per ply.
+fn perft_with(position: &Position, lists: &mut [position::MoveList]) -> u64 {
+    let (list, deeper) = lists.split_first_mut().expect("a list per ply");
+    list.clear();
+    position.legal_into(list);
+    if deeper.is_empty() {
+        return list.as_slice().len() as u64;
     }
-    moves
+    list.as_slice()
         .iter()
-        .map(|&m| perft(&position.play(m), depth - 1))
+        .map(|&m| perft_with(&position.play(m), deeper))
         .sum()
 }

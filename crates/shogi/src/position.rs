@@ -3,6 +3,9 @@
 use std::fmt;
 
 mod exchange;
+mod movegen;
+
+pub(crate) use movegen::MoveList;
 
 use prune_search::{Game, MoveBits, Score};
 
@@ -229,25 +232,6 @@ impl MoveBits for Move {
     }
 }
 
-/// Pieces pinned to their king, with the line each may still move on.
-#[derive(Default)]
-struct Pins {
-    pinned: Bitboard,
-    /// (the pinned piece's bit, its line), `count` of them.
-    lines: [(Bitboard, Bitboard); 8],
-    count: usize,
-}
-
-impl Pins {
-    fn line(&self, from: Square) -> Bitboard {
-        let b = bit(from);
-        self.lines[..self.count]
-            .iter()
-            .find(|(p, _)| *p == b)
-            .map_or(0, |&(_, line)| line)
-    }
-}
-
 /// A shogi position.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Position {
@@ -434,24 +418,10 @@ impl Position {
     }
 
     /// Whether `square` is attacked by a piece of `by` (the steps first, then each slider
-    /// only if `by` has one: cheaper than listing the attackers when the answer is yes).
+    /// only if `by` has one on its lines: cheaper than listing the attackers when the answer
+    /// is yes).
     pub fn attacked(&self, square: Square, by: Color) -> bool {
-        let theirs = self.colors[by.index()];
-        if self.steppers_to(square, by) & theirs != 0 {
-            return true;
-        }
-        let kinds = &self.kinds;
-        let occupied = self.occupied();
-        let rooks = (kinds[Kind::Rook as usize] | kinds[Kind::Dragon as usize]) & theirs;
-        if rooks != 0 && bitboard::rook_attacks(square, occupied) & rooks != 0 {
-            return true;
-        }
-        let bishops = (kinds[Kind::Bishop as usize] | kinds[Kind::Horse as usize]) & theirs;
-        if bishops != 0 && bitboard::bishop_attacks(square, occupied) & bishops != 0 {
-            return true;
-        }
-        let lances = self.pieces(by, Kind::Lance);
-        lances != 0 && bitboard::lance_attacks(by.flip(), square, occupied) & lances != 0
+        self.attacked_over(square, by, self.occupied())
     }
 
     /// Whether the side to move is in check.
@@ -636,12 +606,7 @@ impl Position {
     /// Whether a pawn drop mates (uchifuzume): the drop checks and the opponent has no legal
     /// reply.
     fn drop_mates(&self, after: &Position) -> bool {
-        if !after.in_check() {
-            return false;
-        }
-        let mut replies = Vec::new();
-        after.pseudo_moves(&mut replies, false);
-        !replies.into_iter().any(|r| after.play(r).mover_king_safe())
+        after.in_check() && !after.has_reply()
     }
 
     /// The legal moves.
@@ -653,107 +618,12 @@ impl Position {
 
     /// The legal captures (with and without promotion), appended to `moves`.
     pub fn legal_captures(&self, moves: &mut Vec<Move>) {
-        let start = moves.len();
-        self.pseudo_moves(moves, true);
-        self.keep_legal(moves, start);
-    }
-
-    /// Our pieces pinned to our king on `king`, and for each the line it may still move on
-    /// (the squares between the king and the pinner, the pinner included).
-    fn pins(&self, king: Square) -> Pins {
-        let us = self.side;
-        let them = us.flip();
-        let ours = self.colors[us.index()];
-        let theirs = self.colors[them.index()];
-        let occupied = self.occupied();
-        let kinds = &self.kinds;
-        let rooks = (kinds[Kind::Rook as usize] | kinds[Kind::Dragon as usize]) & theirs;
-        let bishops = (kinds[Kind::Bishop as usize] | kinds[Kind::Horse as usize]) & theirs;
-        let lances = self.pieces(them, Kind::Lance);
-        // Their lances look the way of their forward; from our king a pinning lance lies the
-        // other way.
-        let lance_line = if them == Color::Black {
-            bitboard::SOUTH
-        } else {
-            bitboard::NORTH
-        };
-        let mut pins = Pins::default();
-        for d in 0..8 {
-            let sliders = if bitboard::DIAGONAL.contains(&d) {
-                bishops
-            } else if d == lance_line {
-                rooks | lances
-            } else {
-                rooks
-            };
-            if sliders == 0 || bitboard::ray(d, king) & sliders == 0 {
-                continue;
-            }
-            let near = bitboard::ray_attacks(d, king, occupied);
-            let blocker = near & occupied;
-            if blocker & ours == 0 {
-                continue;
-            }
-            let blocker_square = squares(blocker).next().expect("one blocker");
-            let far = bitboard::ray_attacks(d, blocker_square, occupied);
-            if far & occupied & sliders != 0 {
-                pins.pinned |= blocker;
-                pins.lines[pins.count] = (blocker, near | far);
-                pins.count += 1;
-            }
-        }
-        pins
+        self.generate(moves, true, true);
     }
 
     /// Keeps in `moves[start..]` only the moves that are legal here (the others are
-    /// pseudo-legal moves of this position).
-    fn keep_legal(&self, moves: &mut Vec<Move>, start: usize) {
-        let us = self.side;
-        let them = us.flip();
-        let Some(king) = self.king(us) else {
-            // No king to lose: only uchifuzume can refuse a move.
-            return self.keep_by_playing(moves, start);
-        };
-        if self.attacked(king, them) {
-            return self.keep_by_playing(moves, start);
-        }
-        // Not in check: a drop cannot expose the king; a piece other than the king may move
-        // unless it is pinned and leaves its line; the king may go where nothing attacks (no
-        // slider looks through it, since none attacks it now).
-        let pins = self.pins(king);
-        let their_king = self.king(them).map_or(0, bit);
-        let mut kept = start;
-        for i in start..moves.len() {
-            let mv = moves[i];
-            let legal = match mv {
-                Move::Normal { from, to, .. } => {
-                    if from == king {
-                        !self.attacked(to, them)
-                    } else if bit(from) & pins.pinned != 0 {
-                        bit(to) & pins.line(from) != 0
-                    } else {
-                        true
-                    }
-                }
-                Move::Drop {
-                    kind: Kind::Pawn,
-                    to,
-                } => {
-                    bitboard::step_attacks(us, Kind::Pawn, to) & their_king == 0
-                        || !self.drop_mates(&self.play(mv))
-                }
-                Move::Drop { .. } => true,
-            };
-            if legal {
-                moves[kept] = mv;
-                kept += 1;
-            }
-        }
-        moves.truncate(kept);
-    }
-
-    /// [`Self::keep_legal`] by playing each move and looking at the king (for positions in
-    /// check, where pins are not enough).
+    /// pseudo-legal moves of this position), by playing each and looking at the king: for a
+    /// position without our king, where only uchifuzume can refuse a move.
     fn keep_by_playing(&self, moves: &mut Vec<Move>, start: usize) {
         let mut kept = start;
         for i in start..moves.len() {
@@ -785,9 +655,12 @@ impl Position {
 
     /// The legal moves, appended to `moves`.
     pub fn generate_legal(&self, moves: &mut Vec<Move>) {
-        let start = moves.len();
-        self.pseudo_moves(moves, false);
-        self.keep_legal(moves, start);
+        self.generate(moves, false, true);
+    }
+
+    /// The legal moves, appended to `moves` (perft's way: no allocation).
+    pub(crate) fn legal_into(&self, moves: &mut MoveList) {
+        self.generate(moves, false, true);
     }
 
     /// The move named `text` (USI) if it is legal here; else an error naming why.
@@ -853,5 +726,42 @@ mod tests {
             }
         }
         assert!(drops > 0, "the random games dropped pieces");
+    }
+
+    /// The generator's moves are the pseudo-legal moves that survive being played (the king
+    /// not left attacked, no uchifuzume), in the same order: the order the engine's node
+    /// counts depend on. Captures alike. Along random games from the start and from a
+    /// position with every piece in hand.
+    #[test]
+    fn legal_moves_are_the_pseudo_legal_ones_played_and_kept_in_order() {
+        let mut state = 11u64;
+        let mut checks = 0;
+        for game in 0..40 {
+            let sfen = if game % 2 == 0 {
+                "startpos"
+            } else {
+                "9/9/9/3k5/9/5K3/9/9/9 b RB2G2S2N2L9Prb2g2s2n2l9p 1"
+            };
+            let mut p: Position = sfen.parse().unwrap();
+            for _ply in 0..160 {
+                let mut played = Vec::new();
+                p.pseudo_moves(&mut played, false);
+                p.keep_by_playing(&mut played, 0);
+                let moves = p.legal_moves();
+                assert_eq!(moves, played, "{p}");
+                let mut captures = Vec::new();
+                p.pseudo_moves(&mut captures, true);
+                p.keep_by_playing(&mut captures, 0);
+                let mut legal_captures = Vec::new();
+                p.legal_captures(&mut legal_captures);
+                assert_eq!(legal_captures, captures, "{p}");
+                checks += usize::from(p.in_check());
+                if moves.is_empty() {
+                    break;
+                }
+                p = p.play(moves[(splitmix(&mut state) % moves.len() as u64) as usize]);
+            }
+        }
+        assert!(checks > 50, "only {checks} positions in check");
     }
 }

@@ -6,7 +6,7 @@ use super::*;
 impl Position {
     /// The pieces of `by` among `occupied` that attack `square` when only `occupied` stands on
     /// the board (the sliders see through squares left out of it: the x-rays of an exchange).
-    fn attackers(&self, square: Square, by: Color, occupied: Bitboard) -> Bitboard {
+    pub(super) fn attackers(&self, square: Square, by: Color, occupied: Bitboard) -> Bitboard {
         let kinds = &self.kinds;
         let rooks = kinds[Kind::Rook as usize] | kinds[Kind::Dragon as usize];
         let bishops = kinds[Kind::Bishop as usize] | kinds[Kind::Horse as usize];

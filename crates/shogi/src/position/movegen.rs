@@ -1,0 +1,425 @@
+//! Legal move generation: each move is legal as it is made, none is played to be tested
+//! (uchifuzume apart). The checkers and the pinned pieces are found once per position; out of
+//! check a pinned piece keeps to its line and the king steps to unattacked squares; in check
+//! the king steps away, and a single checker is also captured or blocked (by a move or a drop
+//! between it and the king). The pieces move in the order of their squares (the king among them), then come the drops, kind by
+//! kind.
+
+use super::*;
+
+/// Where the generator puts its moves.
+pub(crate) trait MoveSink {
+    /// Takes one move.
+    fn push(&mut self, mv: Move);
+}
+
+impl MoveSink for Vec<Move> {
+    #[inline(always)]
+    fn push(&mut self, mv: Move) {
+        Vec::push(self, mv);
+    }
+}
+
+/// The most moves a [`MoveList`] holds: more than the 593 legal moves of the richest position
+/// known, with room for positions without a king (no rule bounds those).
+const MAX_MOVES: usize = 1024;
+
+/// A list of moves of fixed capacity, reused from position to position (perft keeps one per
+/// ply): no allocation, and no capacity to grow.
+pub(crate) struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl MoveList {
+    /// An empty list.
+    pub(crate) fn new() -> MoveList {
+        MoveList {
+            moves: [Move::Drop {
+                kind: Kind::Pawn,
+                to: Square(0),
+            }; MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    /// Empties the list.
+    #[inline]
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// The moves.
+    #[inline]
+    pub(crate) fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+}
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn push(&mut self, mv: Move) {
+        self.moves[self.len] = mv;
+        self.len += 1;
+    }
+}
+
+/// Counts the moves it is given.
+struct Count(usize);
+
+impl MoveSink for Count {
+    #[inline(always)]
+    fn push(&mut self, _: Move) {
+        self.0 += 1;
+    }
+}
+
+/// Our pieces pinned to our king, each with the squares it may still move to (its line up
+/// to the pinner, the pinner included).
+struct Pinned {
+    /// Every pinned piece.
+    all: Bitboard,
+    /// (the pinned piece's square, its line), `count` of them.
+    lines: [(Square, Bitboard); 8],
+    count: usize,
+}
+
+impl Pinned {
+    /// The line of the pinned piece on `from`.
+    #[inline]
+    fn line(&self, from: Square) -> Bitboard {
+        self.lines[..self.count]
+            .iter()
+            .find(|(s, _)| *s == from)
+            .map_or(0, |&(_, line)| line)
+    }
+}
+
+/// Pushes the moves of a piece from `from` to the squares of `promoting` with promotion and
+/// to those of `plain` without, target by target (the promotion first).
+#[inline(always)]
+fn push_moves(moves: &mut impl MoveSink, from: Square, promoting: Bitboard, plain: Bitboard) {
+    if promoting == 0 {
+        return push_plain(moves, from, plain);
+    }
+    for to in squares(promoting | plain) {
+        let b = bit(to);
+        if b & promoting != 0 {
+            moves.push(Move::Normal {
+                from,
+                to,
+                promote: true,
+            });
+        }
+        if b & plain != 0 {
+            moves.push(Move::Normal {
+                from,
+                to,
+                promote: false,
+            });
+        }
+    }
+}
+
+/// Pushes the moves without promotion of a piece from `from` to the squares of `plain`.
+#[inline(always)]
+fn push_plain(moves: &mut impl MoveSink, from: Square, plain: Bitboard) {
+    for to in squares(plain) {
+        moves.push(Move::Normal {
+            from,
+            to,
+            promote: false,
+        });
+    }
+}
+
+/// The files that hold a square of `b`, whole.
+#[inline]
+fn files_of(b: Bitboard) -> Bitboard {
+    // Per file: adding the low eight bits' mask to the low eight bits carries into the ninth
+    // exactly when one of them is set (and never beyond the file).
+    let low = BOARD & !RANKS[8];
+    let any = (((b & low) + low) | b) & RANKS[8];
+    let rank_a = any >> 8;
+    (rank_a << 9) - rank_a
+}
+
+impl Position {
+    /// Whether `square` is attacked by a piece of `by` when only `occupied` blocks the
+    /// sliders (the pieces themselves are the position's).
+    #[inline]
+    pub(super) fn attacked_over(&self, square: Square, by: Color, occupied: Bitboard) -> bool {
+        let theirs = self.colors[by.index()];
+        if self.steppers_to(square, by) & theirs != 0 {
+            return true;
+        }
+        let kinds = &self.kinds;
+        let rooks = (kinds[Kind::Rook as usize] | kinds[Kind::Dragon as usize]) & theirs;
+        if rooks & bitboard::rook_lines(square) != 0
+            && bitboard::rook_attacks(square, occupied) & rooks != 0
+        {
+            return true;
+        }
+        let bishops = (kinds[Kind::Bishop as usize] | kinds[Kind::Horse as usize]) & theirs;
+        if bishops & bitboard::bishop_lines(square) != 0
+            && bitboard::bishop_attacks(square, occupied) & bishops != 0
+        {
+            return true;
+        }
+        let lances = self.pieces(by, Kind::Lance);
+        lances != 0 && bitboard::lance_attacks(by.flip(), square, occupied) & lances != 0
+    }
+
+    /// The pieces of `by` that attack `square` (its king's): a slider's attacks are computed
+    /// only when `by` has such a slider on the square's lines.
+    #[inline]
+    fn checkers(&self, square: Square, by: Color, occupied: Bitboard) -> Bitboard {
+        let theirs = self.colors[by.index()];
+        let kinds = &self.kinds;
+        let mut checkers = self.steppers_to(square, by) & theirs;
+        let rooks = (kinds[Kind::Rook as usize] | kinds[Kind::Dragon as usize]) & theirs;
+        if rooks & bitboard::rook_lines(square) != 0 {
+            checkers |= bitboard::rook_attacks(square, occupied) & rooks;
+        }
+        let bishops = (kinds[Kind::Bishop as usize] | kinds[Kind::Horse as usize]) & theirs;
+        if bishops & bitboard::bishop_lines(square) != 0 {
+            checkers |= bitboard::bishop_attacks(square, occupied) & bishops;
+        }
+        let lances = self.pieces(by, Kind::Lance);
+        if lances != 0 {
+            checkers |= bitboard::lance_attacks(by.flip(), square, occupied) & lances;
+        }
+        checkers
+    }
+
+    /// The pieces of the side to move pinned to its king on `king`.
+    #[inline]
+    fn pinned(&self, king: Square, occupied: Bitboard) -> Pinned {
+        let us = self.side;
+        let them = us.flip();
+        let ours = self.colors[us.index()];
+        let theirs = self.colors[them.index()];
+        let kinds = &self.kinds;
+        let rooks = (kinds[Kind::Rook as usize] | kinds[Kind::Dragon as usize]) & theirs;
+        let bishops = (kinds[Kind::Bishop as usize] | kinds[Kind::Horse as usize]) & theirs;
+        let lances = self.pieces(them, Kind::Lance);
+        // Their lances point the other way: from our king they lie in our forward direction.
+        let snipers = rooks & bitboard::rook_lines(king)
+            | bishops & bitboard::bishop_lines(king)
+            | lances & bitboard::lance_attacks(us, king, 0);
+        let mut pinned = Pinned {
+            all: 0,
+            lines: [(Square(0), 0); 8],
+            count: 0,
+        };
+        for sniper in squares(snipers) {
+            let line = bitboard::towards(king, sniper);
+            let blockers = line & occupied & !bit(sniper);
+            if blockers & ours != 0 && blockers & (blockers - 1) == 0 {
+                pinned.all |= blockers;
+                pinned.lines[pinned.count] = (Square(blockers.trailing_zeros() as u8), line);
+                pinned.count += 1;
+            }
+        }
+        pinned
+    }
+
+    /// The legal moves (only captures with `captures_only`), appended to `moves`. Pawn drops
+    /// that mate are left out when `uchifuzume` says so (replies to a pawn drop are generated
+    /// without that test, as the rule reads).
+    pub(super) fn generate(
+        &self,
+        moves: &mut impl MoveSink,
+        captures_only: bool,
+        uchifuzume: bool,
+    ) {
+        let us = self.side;
+        let them = us.flip();
+        let Some(king) = self.king(us) else {
+            // No king to lose: only uchifuzume can refuse a move.
+            let mut legal = Vec::new();
+            self.pseudo_moves(&mut legal, captures_only);
+            self.keep_by_playing(&mut legal, 0);
+            for mv in legal {
+                moves.push(mv);
+            }
+            return;
+        };
+        let ours = self.colors[us.index()];
+        let theirs = self.colors[them.index()];
+        let occupied = ours | theirs;
+        let checkers = self.checkers(king, them, occupied);
+        let (targets, drop_targets) = if checkers == 0 {
+            if captures_only {
+                (theirs, 0)
+            } else {
+                (BOARD & !ours, BOARD & !occupied)
+            }
+        } else if checkers & (checkers - 1) == 0 {
+            // One checker: capture it, or (not for captures only) block its line.
+            let checker = Square(checkers.trailing_zeros() as u8);
+            let between = bitboard::towards(king, checker) & !checkers;
+            if captures_only {
+                (checkers, 0)
+            } else {
+                (checkers | between, between)
+            }
+        } else {
+            (0, 0)
+        };
+        self.board_moves(moves, king, occupied, targets, captures_only);
+        if drop_targets != 0 {
+            self.drops(moves, drop_targets, uchifuzume);
+        }
+    }
+
+    /// The moves of the pieces on the board, piece by piece in square order (the order the
+    /// engine's searches were tuned with): the king's to unattacked squares, the others' to
+    /// `targets`, a pinned piece's along its line.
+    #[inline(always)]
+    fn board_moves(
+        &self,
+        moves: &mut impl MoveSink,
+        king: Square,
+        occupied: Bitboard,
+        targets: Bitboard,
+        captures_only: bool,
+    ) {
+        let us = self.side;
+        let them = us.flip();
+        let ours = self.colors[us.index()];
+        let pinned = self.pinned(king, occupied);
+        let zone = Self::zone(us);
+        let king_targets = if captures_only {
+            self.colors[them.index()]
+        } else {
+            BOARD & !ours
+        };
+        // Silvers, bishops and rooks promote entering or leaving the zone; pawns, lances and
+        // knights move forward only, so they may promote exactly where they land in it.
+        let promoting = |from: Square, t: Bitboard| {
+            if bit(from) & zone != 0 {
+                t
+            } else {
+                t & zone
+            }
+        };
+        for from in squares(ours) {
+            let kind = self.board[from.0 as usize]
+                .expect("a piece on its bit")
+                .kind;
+            if kind == Kind::King {
+                let without_king = occupied ^ bit(king);
+                let reach = bitboard::step_attacks(us, Kind::King, king) & king_targets;
+                for to in squares(reach) {
+                    if !self.attacked_over(to, them, without_king) {
+                        moves.push(Move::Normal {
+                            from,
+                            to,
+                            promote: false,
+                        });
+                    }
+                }
+                continue;
+            }
+            let allowed = if bit(from) & pinned.all != 0 {
+                targets & pinned.line(from)
+            } else {
+                targets
+            };
+            if allowed == 0 {
+                continue;
+            }
+            match kind {
+                Kind::Pawn | Kind::Knight => {
+                    let t = bitboard::step_attacks(us, kind, from) & allowed;
+                    push_moves(moves, from, t & zone, t & Self::alive(kind, us));
+                }
+                Kind::Lance => {
+                    let t = bitboard::lance_attacks(us, from, occupied) & allowed;
+                    push_moves(moves, from, t & zone, t & Self::alive(kind, us));
+                }
+                Kind::Silver => {
+                    let t = bitboard::step_attacks(us, kind, from) & allowed;
+                    push_moves(moves, from, promoting(from, t), t);
+                }
+                Kind::Bishop => {
+                    let t = bitboard::bishop_attacks(from, occupied) & allowed;
+                    push_moves(moves, from, promoting(from, t), t);
+                }
+                Kind::Rook => {
+                    let t = bitboard::rook_attacks(from, occupied) & allowed;
+                    push_moves(moves, from, promoting(from, t), t);
+                }
+                Kind::Horse => {
+                    let t = (bitboard::bishop_attacks(from, occupied)
+                        | bitboard::step_attacks(us, kind, from))
+                        & allowed;
+                    push_plain(moves, from, t);
+                }
+                Kind::Dragon => {
+                    let t = (bitboard::rook_attacks(from, occupied)
+                        | bitboard::step_attacks(us, kind, from))
+                        & allowed;
+                    push_plain(moves, from, t);
+                }
+                _ => {
+                    // Gold and the promoted small pieces.
+                    let t = bitboard::step_attacks(us, Kind::Gold, from) & allowed;
+                    push_plain(moves, from, t);
+                }
+            }
+        }
+    }
+
+    /// The drops on `targets` (empty squares): a pawn not on a file that holds one of ours
+    /// (nifu) nor mating by the drop when `uchifuzume` is asked, no piece where it could never
+    /// move.
+    fn drops(&self, moves: &mut impl MoveSink, targets: Bitboard, uchifuzume: bool) {
+        let us = self.side;
+        let hand = self.hands[us.index()];
+        if hand == [0; 7] {
+            return;
+        }
+        if hand[0] > 0 {
+            let mut t =
+                targets & Self::alive(Kind::Pawn, us) & !files_of(self.pieces(us, Kind::Pawn));
+            if let (true, Some(their_king)) = (uchifuzume, self.king(us.flip())) {
+                // The only drop that checks: in front of their king.
+                let check = t & bitboard::step_attacks(us.flip(), Kind::Pawn, their_king);
+                if check != 0 {
+                    let to = Square(check.trailing_zeros() as u8);
+                    let after = self.play(Move::Drop {
+                        kind: Kind::Pawn,
+                        to,
+                    });
+                    if !after.has_reply() {
+                        t ^= check;
+                    }
+                }
+            }
+            for to in squares(t) {
+                moves.push(Move::Drop {
+                    kind: Kind::Pawn,
+                    to,
+                });
+            }
+        }
+        for (i, &kind) in Kind::HAND.iter().enumerate().skip(1) {
+            if hand[i] == 0 {
+                continue;
+            }
+            for to in squares(targets & Self::alive(kind, us)) {
+                moves.push(Move::Drop { kind, to });
+            }
+        }
+    }
+
+    /// Whether the side to move has a legal move, pawn drops that mate counted as legal (a
+    /// reply to a pawn drop is looked for this way by the uchifuzume rule).
+    pub(super) fn has_reply(&self) -> bool {
+        let mut replies = Count(0);
+        self.generate(&mut replies, false, false);
+        replies.0 != 0
+    }
+}
