@@ -11,7 +11,7 @@
 //! Options: `USI_Hash` (MiB), `Preset` (full, exhaustive, plain, minimal), `Eval` (hand:
 //! material and king safety; material), `Killers` (0-8), the selective search's switches
 //! (`NullMove`, `LMR`, `Futility`, `Razoring`, `IIR`, `LateMovePruning`, `SeePruning`: true or
-//! false), `QuiescenceChecks` (true or false), `NetworkDelay` (milliseconds kept back from
+//! false), `QuiescenceChecks` and `MateInOne` (true or false), `NetworkDelay` (milliseconds kept back from
 //! every allotment for the GUI and the pipe, 60 by default), `Threads` (1 to 256: Lazy SMP, the
 //! threads share the table).
 
@@ -272,6 +272,10 @@ impl UsiSession {
                     "option name QuiescenceChecks type check default {}",
                     self.options.quiet_checks
                 ));
+                self.send(format!(
+                    "option name MateInOne type check default {}",
+                    self.options.mate_in_one
+                ));
                 let mut selective = self.options.selective;
                 for name in Selective::NAMES {
                     let on = *selective.switch(name).expect("a switch");
@@ -376,6 +380,7 @@ impl UsiSession {
                 )),
             },
             "QuiescenceChecks" => flag().map(|on| options.quiet_checks = on),
+            "MateInOne" => flag().map(|on| options.mate_in_one = on),
             "NetworkDelay" => number(10_000).map(|n| self.margin = Duration::from_millis(n as u64)),
             // Options GUIs send to every engine.
             "USI_Ponder" | "USI_OwnBook" => Ok(()),
@@ -614,6 +619,16 @@ mod tests {
         s.handle("setoption name NetworkDelay value 10");
         s.handle("go depth 2");
         assert!(until(&rx, "bestmove")[0].starts_with("info depth 1"));
+        // Two threads need the table: refused without one, searched with one.
+        s.handle("setoption name USI_Hash value 0");
+        s.handle("setoption name Threads value 2");
+        let answer = rx.recv_timeout(Duration::from_secs(5)).unwrap();
+        assert!(answer.contains("needs a transposition table"), "{answer}");
+        s.handle("setoption name USI_Hash value 1");
+        s.handle("setoption name Threads value 2");
+        s.handle("go depth 3");
+        let lines = until(&rx, "bestmove");
+        assert!(lines[2].starts_with("info depth 3"), "{lines:?}");
     }
 
     #[test]

@@ -336,6 +336,7 @@ mod tests {
     }
 
     /// Without quiescence, extension, aspiration and the selective search, every option set
+    /// (the mate-in-one test included: it returns only what the node's own search would)
     /// gives the value of a plain negamax of the same evaluation at the same depth.
     #[test]
     fn fixed_depth_values_equal_plain_negamax() {
@@ -343,6 +344,8 @@ mod tests {
             crate::START_SFEN,
             "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3",
             "ln1g1gsnl/1r1s2k2/p1pppp1pp/6p2/1p7/2P6/PPSPPPPPP/2G4R1/LN2KGSNL b Bb 15",
+            // White threatens G*5h, mate, unless Black takes the pawn on 5g.
+            "4k4/9/9/9/9/9/4p4/3S1S3/3LKL3 b g 1",
         ];
         for sfen in positions {
             let p: Position = sfen.parse().unwrap();
@@ -350,15 +353,21 @@ mod tests {
                 let expected = negamax(&p, depth, &mut Walk::new(&HandMadeEval))
                     .value
                     .raw();
-                for preset in ["exhaustive", "plain"] {
+                for (preset, mate_in_one) in
+                    [("exhaustive", false), ("plain", false), ("plain", true)]
+                {
                     let options = EngineOptions {
                         quiescence: false,
                         check_extension: false,
                         aspiration: 0,
+                        mate_in_one,
                         ..EngineOptions::preset(preset).unwrap()
                     };
                     let r = search(sfen, options, depth);
-                    assert_eq!(r.score, expected, "{sfen} depth {depth} {preset}");
+                    assert_eq!(
+                        r.score, expected,
+                        "{sfen} depth {depth} {preset} {mate_in_one}"
+                    );
                 }
             }
         }
@@ -393,6 +402,69 @@ mod tests {
             &mut |_| {},
         );
         assert!(limited.nodes < 5_000 + 1_024 + 64, "{}", limited.nodes);
+    }
+
+    /// Lazy SMP: with helper threads the search still finds the mate, reaches the depth asked
+    /// for with every iteration reported once, counts the helpers' nodes and stops on a
+    /// node limit shared by all threads.
+    #[test]
+    fn several_threads_find_the_same_mate_and_share_a_node_limit() {
+        for threads in [2, 3] {
+            let options = EngineOptions {
+                threads,
+                ..EngineOptions::default()
+            };
+            let r = search("4k4/9/4P4/9/9/9/9/9/4K4 b G 1", options.clone(), 3);
+            assert_eq!(
+                (r.best.unwrap().to_string(), r.score),
+                ("G*5b".into(), MATE - 1)
+            );
+            let p: Position =
+                "ln1g1gsnl/1r1s2k2/p1pppp1pp/6p2/1p7/2P6/PPSPPPPPP/2G4R1/LN2KGSNL b Bb 15"
+                    .parse()
+                    .unwrap();
+            let mut engine = Engine::new(options);
+            let mut iterations = Vec::new();
+            let depth = 6;
+            let r = engine.search(
+                &p,
+                &[],
+                Limits {
+                    depth: Some(depth),
+                    ..Limits::default()
+                },
+                &mut |it| iterations.push(it.depth),
+            );
+            assert_eq!(
+                iterations,
+                (1..=depth).collect::<Vec<_>>(),
+                "{threads} threads"
+            );
+            assert_eq!(r.depth, depth);
+            assert!(p.legal_moves().contains(&r.best.unwrap()));
+            let limited = engine.search(
+                &p,
+                &[],
+                Limits {
+                    nodes: Some(20_000),
+                    ..Limits::default()
+                },
+                &mut |_| {},
+            );
+            // Each thread looks at the shared count every 1,024 of its own nodes.
+            let slack = 1_024 * threads as u64 + 64;
+            assert!(
+                limited.nodes >= 20_000 && limited.nodes < 20_000 + slack,
+                "{threads} threads: {}",
+                limited.nodes
+            );
+        }
+        let refused = EngineOptions {
+            threads: 2,
+            hash_mb: 0,
+            ..EngineOptions::default()
+        };
+        assert!(refused.validate().unwrap_err().contains("table"));
     }
 
     #[test]

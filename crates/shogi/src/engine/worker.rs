@@ -426,6 +426,9 @@ impl<'a> Worker<'a> {
         }
         // The parent pushed this position with its check flag: no second attack test.
         let in_check = self.path.last().is_some_and(|&(_, check)| check);
+        if self.shared.options.mate_in_one && !in_check && ply > 0 && p.mate_in_one().is_some() {
+            return MATE - (ply as i32 + 1);
+        }
         let sel = self.shared.options.selective;
         let mut futile = false;
         if !pv_node && !in_check && ply > 0 && sel.any() {

@@ -1,5 +1,6 @@
 //! Attacks on a square and exchanges on it: the attackers with x-rays, static exchange
-//! evaluation ([`Position::see`]) and whether a move checks ([`Position::gives_check`]).
+//! evaluation ([`Position::see`]), whether a move checks ([`Position::gives_check`]) and
+//! whether one mates at once ([`Position::mate_in_one`]).
 
 use super::*;
 
@@ -121,6 +122,49 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `mate_in_one` finds a mate exactly when some legal move leaves the opponent without a
+    /// legal move, along random games and in positions built to have (or lack) one.
+    #[test]
+    fn mate_in_one_agrees_with_trying_every_move() {
+        let mated = |p: &Position, mv: Move| p.play(mv).legal_moves().is_empty();
+        let fixed = [
+            ("4k4/9/4P4/9/9/9/9/9/4K4 b G 1", Some("G*5b")),
+            // P*1b would mate (the gold covers 2a and 2b, the knight 1b): uchifuzume, an
+            // illegal move, and nothing else mates.
+            ("8k/6G2/9/7N1/9/9/9/9/4K4 b P 1", None),
+            ("8k/6G2/9/7N1/9/9/9/9/4K4 b G 1", Some("G*1b")),
+            (crate::START_SFEN, None),
+        ];
+        for (sfen, expected) in fixed {
+            let p: Position = sfen.parse().unwrap();
+            let found = p.mate_in_one();
+            assert_eq!(found.map(|m| m.to_string()).as_deref(), expected, "{sfen}");
+        }
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let mut found = 0;
+        for game in 0..60 {
+            let mut p = Position::start();
+            for _ in 0..(40 + game * 2) {
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let expected = moves.iter().any(|&mv| mated(&p, mv));
+                let m = p.mate_in_one();
+                assert_eq!(m.is_some(), expected, "{p}");
+                if let Some(mv) = m {
+                    assert!(mated(&p, mv) && p.play(mv).in_check(), "{p} {mv}");
+                    found += 1;
+                }
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                p = p.play(moves[(rng % moves.len() as u64) as usize]);
+            }
+        }
+        assert!(found > 0, "random games reach some mates in one");
+    }
 
     /// `gives_check` agrees with playing the move and looking, for every legal move along
     /// pseudo-random games from the start.

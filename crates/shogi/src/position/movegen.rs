@@ -11,6 +11,12 @@ use super::*;
 pub(crate) trait MoveSink {
     /// Takes one move.
     fn push(&mut self, mv: Move);
+
+    /// Whether it wants no more moves (the generator then stops between pieces).
+    #[inline(always)]
+    fn done(&self) -> bool {
+        false
+    }
 }
 
 impl MoveSink for Vec<Move> {
@@ -64,13 +70,18 @@ impl MoveSink for MoveList {
     }
 }
 
-/// Counts the moves it is given.
-struct Count(usize);
+/// Notes whether it was given a move, and then wants no more.
+struct Any(bool);
 
-impl MoveSink for Count {
+impl MoveSink for Any {
     #[inline(always)]
     fn push(&mut self, _: Move) {
-        self.0 += 1;
+        self.0 = true;
+    }
+
+    #[inline(always)]
+    fn done(&self) -> bool {
+        self.0
     }
 }
 
@@ -268,7 +279,7 @@ impl Position {
             (0, 0)
         };
         self.board_moves(moves, king, occupied, targets, captures_only);
-        if drop_targets != 0 {
+        if drop_targets != 0 && !moves.done() {
             self.drops(moves, drop_targets, uchifuzume);
         }
     }
@@ -305,6 +316,9 @@ impl Position {
             }
         };
         for from in squares(ours) {
+            if moves.done() {
+                return;
+            }
             let kind = self.board[from.0 as usize]
                 .expect("a piece on its bit")
                 .kind;
@@ -418,8 +432,92 @@ impl Position {
     /// Whether the side to move has a legal move, pawn drops that mate counted as legal (a
     /// reply to a pawn drop is looked for this way by the uchifuzume rule).
     pub(super) fn has_reply(&self) -> bool {
-        let mut replies = Count(0);
-        self.generate(&mut replies, false, false);
-        replies.0 != 0
+        // The king's steps first: the commonest reply, and the quickest to find.
+        let us = self.side;
+        if let Some(king) = self.king(us) {
+            let without_king = self.occupied() ^ bit(king);
+            let steps = bitboard::step_attacks(us, Kind::King, king) & !self.colors[us.index()];
+            if squares(steps).any(|to| !self.attacked_over(to, us.flip(), without_king)) {
+                return true;
+            }
+        }
+        let mut reply = Any(false);
+        self.generate(&mut reply, false, false);
+        reply.0
+    }
+
+    /// A legal move that mates at once, if there is one: a check after which the opponent
+    /// has no legal move (never a pawn drop: uchifuzume forbids that mate). The first found
+    /// in generation order.
+    ///
+    /// The legal moves are generated into a sink that plays only the checks: a move whose
+    /// piece attacks the king from its target square (the squares each kind checks from are
+    /// found once), or one that leaves a line from the king (a discovered check, decided by
+    /// playing it).
+    pub fn mate_in_one(&self) -> Option<Move> {
+        let us = self.side;
+        let king = self.king(us.flip())?;
+        let occupied = self.occupied();
+        // A piece of ours of kind k checks from `checks[k]`: where their piece of that kind
+        // on the king's square would attack (the moved piece's own square left occupied
+        // changes nothing: it was not on a line to the king that it attacked along).
+        let mut checks = [0; 14];
+        for kind in Kind::ALL {
+            checks[kind as usize] = bitboard::attacks(us.flip(), kind, king, occupied);
+        }
+        let lines =
+            bitboard::rook_attacks(king, occupied) | bitboard::bishop_attacks(king, occupied);
+        let mut finder = MateFinder {
+            position: self,
+            checks,
+            lines,
+            found: None,
+        };
+        self.generate(&mut finder, false, true);
+        finder.found
+    }
+}
+
+/// The sink of [`Position::mate_in_one`]: tries each check as it comes.
+struct MateFinder<'a> {
+    position: &'a Position,
+    checks: [Bitboard; 14],
+    lines: Bitboard,
+    found: Option<Move>,
+}
+
+impl MoveSink for MateFinder<'_> {
+    fn done(&self) -> bool {
+        self.found.is_some()
+    }
+
+    fn push(&mut self, mv: Move) {
+        if self.found.is_some() {
+            return;
+        }
+        let p = self.position;
+        let (kind, to, from) = match mv {
+            Move::Normal { from, to, promote } => {
+                let kind = p.board[from.0 as usize]
+                    .expect("a move starts from a piece")
+                    .kind;
+                let kind = if promote {
+                    kind.promoted().unwrap_or(kind)
+                } else {
+                    kind
+                };
+                (kind, to, Some(from))
+            }
+            Move::Drop { kind, to } => (kind, to, None),
+        };
+        let direct = self.checks[kind as usize] & bit(to) != 0;
+        let discovered = from.is_some_and(|f| self.lines & bit(f) != 0);
+        if !direct && !discovered {
+            return;
+        }
+        let after = p.play(mv);
+        if (direct || after.in_check()) && !after.has_reply() {
+            self.found = Some(mv);
+        }
     }
 }
