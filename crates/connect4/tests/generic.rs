@@ -116,9 +116,17 @@ fn selective_search_refuses_null_moves_and_cuts_nodes() {
         null_move: Some(NullMove { verify: true }),
         ..Selective::NONE
     };
-    let err = search(&Position::START, &ThreatEval, &config(null), &SearchLimits::depth(4))
-        .unwrap_err();
-    assert!(matches!(err, SearchError::Config(ConfigError::Incoherent(_))));
+    let err = search(
+        &Position::START,
+        &ThreatEval,
+        &config(null),
+        &SearchLimits::depth(4),
+    )
+    .unwrap_err();
+    assert!(matches!(
+        err,
+        SearchError::Config(ConfigError::Incoherent(_))
+    ));
     let text = err.to_string();
     assert!(
         text.contains("prune_connect4") && text.contains("forbids"),

@@ -148,9 +148,9 @@ impl Game for TicTacToe {
     /// and wins next move unless the side to move blocks it.
     fn in_check(&self) -> bool {
         let empty = FULL & !(self.mover | self.other);
-        LINES.iter().any(|&l| {
-            (l & self.other).count_ones() == 2 && (l & empty).count_ones() == 1
-        })
+        LINES
+            .iter()
+            .any(|&l| (l & self.other).count_ones() == 2 && (l & empty).count_ones() == 1)
     }
 
     const MOVE_INDICES: usize = 9;

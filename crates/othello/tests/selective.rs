@@ -29,9 +29,17 @@ fn null_move_is_refused_naming_the_game() {
             null_move: Some(NullMove { verify }),
             ..Selective::NONE
         };
-        let err = search(&Position::START, &eval(), &config(selective), &SearchLimits::depth(4))
-            .unwrap_err();
-        assert!(matches!(err, SearchError::Config(ConfigError::Incoherent(_))));
+        let err = search(
+            &Position::START,
+            &eval(),
+            &config(selective),
+            &SearchLimits::depth(4),
+        )
+        .unwrap_err();
+        assert!(matches!(
+            err,
+            SearchError::Config(ConfigError::Incoherent(_))
+        ));
         let text = err.to_string();
         assert!(
             text.contains("prune_othello") && text.contains("forbids"),

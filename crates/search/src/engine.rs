@@ -337,7 +337,12 @@ fn refused_by<G: Game>(game: &G, selective: &Selective) -> Result<(), SearchErro
              (Game::null_move is None)"
         ))));
     }
-    if selective.see_pruning && game.legal_moves().first().and_then(|&m| game.see(m)).is_none()
+    if selective.see_pruning
+        && game
+            .legal_moves()
+            .first()
+            .and_then(|&m| game.see(m))
+            .is_none()
     {
         return Err(SearchError::Config(ConfigError::Incoherent(format!(
             "static-exchange pruning needs the game's static exchange evaluation, and the game \

@@ -235,10 +235,22 @@ fn see_pruning_needs_the_games_exchange_evaluation() {
         selective: one("see-pruning"),
         ..SearchConfig::new(Algorithm::NegaScout)
     };
-    let err = search(&TicTacToe::new(), &LineEval, &config, &SearchLimits::depth(3)).unwrap_err();
-    assert!(matches!(err, SearchError::Config(ConfigError::Incoherent(_))));
+    let err = search(
+        &TicTacToe::new(),
+        &LineEval,
+        &config,
+        &SearchLimits::depth(3),
+    )
+    .unwrap_err();
+    assert!(matches!(
+        err,
+        SearchError::Config(ConfigError::Incoherent(_))
+    ));
     let text = err.to_string();
-    assert!(text.contains("TicTacToe") && text.contains("Game::see"), "{text}");
+    assert!(
+        text.contains("TicTacToe") && text.contains("Game::see"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -335,9 +335,8 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
     );
     tables.push(table);
     findings.push(finding);
-    let connect4 = super::connect4::data_dir(options).and_then(|dir| {
-        super::connect4::load(&dir, &super::connect4::SETS[3], CONNECT4_POSITIONS)
-    });
+    let connect4 = super::connect4::data_dir(options)
+        .and_then(|dir| super::connect4::load(&dir, &super::connect4::SETS[3], CONNECT4_POSITIONS));
     match connect4 {
         Ok(set) => {
             let positions: Vec<_> = set.records.iter().map(|r| r.position).collect();

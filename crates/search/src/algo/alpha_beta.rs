@@ -4,8 +4,8 @@
 //! The pure forms, without the searcher's hooks, are [`crate::textbook::alpha_beta()`]
 //! (fail-hard) and [`crate::textbook::alpha_beta_soft()`] (fail-soft).
 
-use crate::searcher::{Best, Brothers, Node, Searcher};
 use crate::picker::Stage;
+use crate::searcher::{Best, Brothers, Node, Searcher};
 use crate::{Evaluator, FailMode, Game, Score, Selective};
 
 /// The value of `game` searched `depth` plies deep with window `(alpha, beta)`.
@@ -150,8 +150,7 @@ fn frontier<G: Game, E: Evaluator<G>>(
             }
         }
     }
-    let futile =
-        sel.futility && depth <= 3 && eval + margin(s, sel, 0.5 + 1.5 * d) <= alpha.raw();
+    let futile = sel.futility && depth <= 3 && eval + margin(s, sel, 0.5 + 1.5 * d) <= alpha.raw();
     Frontier::Search { futile }
 }
 
@@ -262,7 +261,14 @@ pub(crate) fn node<G: Game, E: Evaluator<G>>(
         let mut v = None;
         if reduction > 0 {
             s.counters.reductions += 1;
-            let r = s.search_eldest(&child, child_depth - reduction, ply + 1, best.low, beta, brothers);
+            let r = s.search_eldest(
+                &child,
+                child_depth - reduction,
+                ply + 1,
+                best.low,
+                beta,
+                brothers,
+            );
             if s.stopped() || r <= best.low {
                 v = Some(r);
             } else {
@@ -271,7 +277,9 @@ pub(crate) fn node<G: Game, E: Evaluator<G>>(
         }
         let v = match v {
             Some(v) => v,
-            None if i == 0 => s.search_eldest(&child, child_depth, ply + 1, best.low, beta, brothers),
+            None if i == 0 => {
+                s.search_eldest(&child, child_depth, ply + 1, best.low, beta, brothers)
+            }
             None => {
                 s.search_brother(&child, child_depth, ply + 1, best.low, beta, brothers)
                     .0

@@ -9,8 +9,8 @@ use std::time::Instant;
 use crate::algo::alpha_beta::alpha_beta;
 use crate::ordering::{HistoryTable, KillerTable};
 use crate::picker::{MovePicker, Stage};
-use crate::{Bound, Counters, Evaluator, FailMode, Game, KillerIndex, Score, SearchConfig};
 use crate::Selective;
+use crate::{Bound, Counters, Evaluator, FailMode, Game, KillerIndex, Score, SearchConfig};
 use crate::{Entered, NodeEnd, SearchLimits, SearchTracer, ShallowOrdering, TranspositionTable};
 
 mod split;
