@@ -152,7 +152,8 @@ pub const EXPERIMENTS: &[ExperimentInfo] = &[
                      all together and all but one; nodes to a fixed depth against the \
                      exhaustive search, and how often the move and the value stay the same. \
                      The generic library's switches alone and together in Othello and Connect \
-                     Four (--depths and --games: shogi only; --data: Pons's sets).",
+                     Four (--depths: the deepest also sets theirs; --games also caps their \
+                     positions; --data: Pons's sets).",
         defaults: selective::DEFAULTS,
         options: &["depths", "games", "data"],
         run: selective::run,

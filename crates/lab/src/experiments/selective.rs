@@ -319,24 +319,32 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
     }
     let mut problems = Vec::new();
     let mut tables = vec![summary];
+    // `--depths` and `--games` (the shogi section's) also set the other games' depth (the
+    // deepest of them) and cap their positions.
+    let generic_depth = |default: u32| options.depths.as_ref().map_or(default, |r| *r.end());
+    let cap = options.games.unwrap_or(usize::MAX);
     let othello: Vec<prune_othello::Position> = PositionSet::ffo_40_59()
         .positions
         .into_iter()
+        .take(cap)
         .map(|p| p.position)
         .collect();
+    let (othello_depth, connect4_depth) =
+        (generic_depth(OTHELLO_DEPTH), generic_depth(CONNECT4_DEPTH));
+    let connect4_count = CONNECT4_POSITIONS.min(cap);
     let (table, finding) = generic_section(
         "othello",
         "Othello",
         &othello,
         &super::othello_eval(),
-        OTHELLO_DEPTH,
+        othello_depth,
         options,
         progress,
     );
     tables.push(table);
     findings.push(finding);
     let connect4 = super::connect4::data_dir(options)
-        .and_then(|dir| super::connect4::load(&dir, &super::connect4::SETS[3], CONNECT4_POSITIONS));
+        .and_then(|dir| super::connect4::load(&dir, &super::connect4::SETS[3], connect4_count));
     match connect4 {
         Ok(set) => {
             let positions: Vec<_> = set.records.iter().map(|r| r.position).collect();
@@ -345,7 +353,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
                 "Connect Four",
                 &positions,
                 &prune_connect4::ThreatEval,
-                CONNECT4_DEPTH,
+                connect4_depth,
                 options,
                 progress,
             );
@@ -385,15 +393,16 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
             (
                 "Othello".into(),
                 format!(
-                    "FFO #40-#59, depth {OTHELLO_DEPTH}, the hand-made evaluation (static \
-                     ordering by mobility)"
+                    "FFO #40-#59 ({} positions), depth {othello_depth}, the hand-made \
+                     evaluation (static ordering by mobility)",
+                    othello.len()
                 ),
             ),
             (
                 "Connect Four".into(),
                 format!(
-                    "the first {CONNECT4_POSITIONS} positions of Pons's Middle-Easy \
-                     (Test_L2_R1), depth {CONNECT4_DEPTH}, the threat evaluation"
+                    "the first {connect4_count} positions of Pons's Begin-Easy \
+                     (Test_L1_R1), depth {connect4_depth}, the threat evaluation"
                 ),
             ),
             jobs_setting(options),
