@@ -39,6 +39,8 @@ pub fn counter_rows(c: &Counters) -> Vec<(&'static str, String)> {
         ("ordering nodes", c.ordering_nodes),
         ("split points", c.splits),
         ("forward-pruning cuts", c.forward_cuts),
+        ("selective cuts", c.selective_cuts),
+        ("late-move reductions", c.reductions),
     ];
     rows.extend(
         ordering

@@ -134,6 +134,25 @@ impl Game for TicTacToe {
         cell.0 < 9 && (self.mover | self.other) & (1 << cell.0) == 0 && self.outcome().is_none()
     }
 
+    /// The other side to move on the same board. An extra mark never hurts in tic-tac-toe (a
+    /// player may always ignore it), so there is no zugzwang and passing is never better than
+    /// the best move: the null move's premise holds.
+    fn null_move(&self) -> Option<Self> {
+        self.outcome().is_none().then_some(TicTacToe {
+            mover: self.other,
+            other: self.mover,
+        })
+    }
+
+    /// Tic-tac-toe's "check": the opponent has two marks on a line whose third cell is empty,
+    /// and wins next move unless the side to move blocks it.
+    fn in_check(&self) -> bool {
+        let empty = FULL & !(self.mover | self.other);
+        LINES
+            .iter()
+            .any(|&l| (l & self.other).count_ones() == 2 && (l & empty).count_ones() == 1)
+    }
+
     const MOVE_INDICES: usize = 9;
 
     fn move_index(cell: Cell) -> Option<usize> {

@@ -235,6 +235,181 @@ pub struct SearchConfig {
     /// fit ([`Evaluator::probcut`](crate::Evaluator::probcut)); `None`: full width.
     #[serde(default)]
     pub probcut: Option<ProbCut>,
+    /// The selective search of chess and shogi engines (null move, late-move reductions,
+    /// futility, razoring, ...); all off by default.
+    #[serde(default)]
+    pub selective: Selective,
+}
+
+/// Null-move pruning: at a null-window node whose static evaluation is at least beta, the side
+/// to move passes ([`Game::null_move`](crate::Game::null_move)) and the opponent's reply is
+/// searched `R = 3 + depth / 4` plies shallower than the moves would be; if the node still
+/// fails high, it returns that value without searching its moves. Never twice in a row, never
+/// in check, never against a proven beta.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct NullMove {
+    /// Verification (for games where zugzwang matters): a null move's fail high is accepted
+    /// only if a search of the node itself, `R` plies shallower and with null moves off below
+    /// it, fails high too.
+    #[serde(default)]
+    pub verify: bool,
+}
+
+/// The selective enhancements of chess and shogi engines, each a switch (the formulas are
+/// those of prune's shogi engine). None is exact: each trades some wrong values for fewer
+/// nodes. Prunings and reductions act only at nodes searched with a null window (never at the
+/// root nor on the principal variation of NegaScout), never when the side to move is in
+/// check ([`Game::in_check`](crate::Game::in_check)), never while the search is traced, and
+/// never on the first move of a node.
+///
+/// Margins are in units of the evaluator's
+/// [`win_scale`](crate::Evaluator::win_scale) (the value of a 73% chance of winning), times
+/// [`Selective::margin_percent`] / 100: the shogi engine's margins in centipawns, read with
+/// its scale of 100. So one configuration means the same risk for every evaluation that
+/// states its scale honestly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Selective {
+    /// Null-move pruning (the game must allow null moves).
+    #[serde(default)]
+    pub null_move: Option<NullMove>,
+    /// Late-move reductions with re-search: quiet moves (not tactical, not from the table or
+    /// the killers, not giving check) after the first two quiet ones, at nodes with 3 plies or
+    /// more left, are searched `max(1, ln(depth) · ln(index) / 2)` plies shallower, and again
+    /// at full depth when they fail high.
+    #[serde(default)]
+    pub lmr: bool,
+    /// Futility pruning at the frontier: with 1 to 3 plies left and the evaluation plus
+    /// `(0.5 + 1.5 · depth)` scales below alpha, quiet moves are skipped; and its reverse:
+    /// with up to 5 plies left, an evaluation `1.5 · depth` scales above beta is returned at
+    /// once.
+    #[serde(default)]
+    pub futility: bool,
+    /// Razoring: with 1 or 2 plies left and the evaluation `5 + 2.5 · depth` scales below
+    /// alpha, the node is searched one ply shallower with a null window on alpha, and a value
+    /// below alpha is returned.
+    #[serde(default)]
+    pub razoring: bool,
+    /// Internal iterative reduction: a node with 4 plies or more left and no move from the
+    /// table is searched one ply shallower (needs a transposition table).
+    #[serde(default)]
+    pub iir: bool,
+    /// Late-move pruning: with up to 6 plies left, quiet moves are skipped once `3 + depth²`
+    /// of them have been searched.
+    #[serde(default)]
+    pub late_move_pruning: bool,
+    /// Static-exchange pruning: with up to 5 plies left, tactical moves (not from the table)
+    /// that lose material by the game's static exchange evaluation
+    /// ([`Game::see`](crate::Game::see)) and do not give check are skipped. The game must have
+    /// one.
+    #[serde(default)]
+    pub see_pruning: bool,
+    /// Check extension: a move that gives check is searched one ply deeper (while the ply is
+    /// below `2 · depth + 8`, so extensions end). Acts at every node; a game that never reports
+    /// check ([`Game::in_check`](crate::Game::in_check)) is never extended.
+    #[serde(default)]
+    pub check_extension: bool,
+    /// The margins of futility and razoring in hundredths of the formulas' (100: as written;
+    /// 1 to 10,000).
+    #[serde(default = "Selective::default_margin")]
+    pub margin_percent: u32,
+}
+
+impl Default for Selective {
+    /// Everything off, margins as written.
+    fn default() -> Self {
+        Selective::NONE
+    }
+}
+
+impl Selective {
+    /// Everything off.
+    pub const NONE: Selective = Selective {
+        null_move: None,
+        lmr: false,
+        futility: false,
+        razoring: false,
+        iir: false,
+        late_move_pruning: false,
+        see_pruning: false,
+        check_extension: false,
+        margin_percent: 100,
+    };
+
+    /// The switches by name (as the lab and the command line call them), in order.
+    pub const NAMES: [&'static str; 8] = [
+        "null-move",
+        "lmr",
+        "futility",
+        "razoring",
+        "iir",
+        "late-move-pruning",
+        "see-pruning",
+        "check-extension",
+    ];
+
+    fn default_margin() -> u32 {
+        100
+    }
+
+    /// Turns on the switch called `name` (one of [`Selective::NAMES`]; `null-move` without
+    /// verification); false if there is none of that name.
+    pub fn enable(&mut self, name: &str) -> bool {
+        match name {
+            "null-move" => self.null_move = Some(NullMove::default()),
+            "lmr" => self.lmr = true,
+            "futility" => self.futility = true,
+            "razoring" => self.razoring = true,
+            "iir" => self.iir = true,
+            "late-move-pruning" => self.late_move_pruning = true,
+            "see-pruning" => self.see_pruning = true,
+            "check-extension" => self.check_extension = true,
+            _ => return false,
+        }
+        true
+    }
+
+    /// The names of the switches turned on, in the order of [`Selective::NAMES`] (null move
+    /// with verification is `null-move verified`).
+    pub fn names(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        match self.null_move {
+            Some(NullMove { verify: true }) => out.push("null-move verified"),
+            Some(NullMove { verify: false }) => out.push("null-move"),
+            None => {}
+        }
+        for (on, name) in [
+            (self.lmr, "lmr"),
+            (self.futility, "futility"),
+            (self.razoring, "razoring"),
+            (self.iir, "iir"),
+            (self.late_move_pruning, "late-move-pruning"),
+            (self.see_pruning, "see-pruning"),
+            (self.check_extension, "check-extension"),
+        ] {
+            if on {
+                out.push(name);
+            }
+        }
+        out
+    }
+
+    /// Whether any switch is on.
+    pub fn any(&self) -> bool {
+        Selective {
+            margin_percent: 100,
+            ..*self
+        } != Selective::NONE
+    }
+
+    /// Whether a switch that prunes or reduces (rather than extends) is on: the search is
+    /// then not exact by design.
+    pub fn prunes(&self) -> bool {
+        Selective {
+            check_extension: false,
+            margin_percent: 100,
+            ..*self
+        } != Selective::NONE
+    }
 }
 
 /// Multi-ProbCut's confidence: a node is cut when a shallow search predicts, with a margin of
@@ -269,6 +444,7 @@ impl SearchConfig {
             refutation: false,
             shallow_ordering: None,
             probcut: None,
+            selective: Selective::NONE,
         }
     }
 
@@ -304,6 +480,12 @@ impl SearchConfig {
         }
         if let Some(p) = self.probcut {
             out.push(format!("probcut {:.1} sigma", p.margin()));
+        }
+        for name in self.selective.names() {
+            out.push(name.to_string());
+        }
+        if self.selective.any() && self.selective.margin_percent != 100 {
+            out.push(format!("margins {}%", self.selective.margin_percent));
         }
         out
     }
@@ -355,7 +537,43 @@ impl SearchConfig {
                 ));
             }
         }
+        self.validate_selective()?;
         self.validate_ordering()
+    }
+
+    /// The selective search: it acts at null-window nodes, so it needs an algorithm that
+    /// searches with null windows (NegaScout, MTD(f)); internal iterative reduction needs the
+    /// table whose move it waits for.
+    fn validate_selective(&self) -> Result<(), ConfigError> {
+        let algo = self.algorithm;
+        let sel = self.selective;
+        let Some(first) = sel.names().first().copied() else {
+            return Ok(());
+        };
+        if !matches!(algo, Algorithm::NegaScout | Algorithm::MtdF) {
+            return Err(ConfigError::Incoherent(format!(
+                "{first} acts at the null-window nodes of negascout or mtdf; {algo} {}",
+                match algo {
+                    Algorithm::AlphaBeta(_) => "searches with open windows",
+                    Algorithm::Scout => "tests with boolean searches outside the windowed node",
+                    _ => "searches every move in full (the reference stays exact)",
+                }
+            )));
+        }
+        if sel.iir && self.transposition_table.is_none() {
+            return Err(ConfigError::Incoherent(
+                "internal iterative reduction waits for the table's move: it needs a \
+                 transposition table"
+                    .into(),
+            ));
+        }
+        if !(1..=10_000).contains(&sel.margin_percent) {
+            return Err(ConfigError::Invalid(format!(
+                "selective margins must be 1 to 10000 percent, got {}",
+                sel.margin_percent
+            )));
+        }
+        Ok(())
     }
 
     /// The move-ordering enhancements: they learn from cutoffs, so they need an algorithm that

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::algo::iterative::iterate;
 use crate::searcher::{Searcher, SplitContext};
 use crate::{Bound, TranspositionTable, Window};
-use crate::{ConfigError, Evaluator, Game, Iteration, NoObserver, Score, SearchConfig};
+use crate::{ConfigError, Evaluator, Game, Iteration, NoObserver, Score, SearchConfig, Selective};
 use crate::{Parallel, ParallelKind, SearchLimits, SearchObserver, SearchStats, SearchTracer};
 
 /// What a search found.
@@ -99,6 +99,16 @@ impl<G: Game> Engine<G> {
     /// thousand nodes per thread.
     pub fn with_parallel(config: SearchConfig, parallel: Parallel) -> Result<Self, ConfigError> {
         config.validate()?;
+        if config.selective.any()
+            && parallel.is_parallel()
+            && matches!(parallel.kind, ParallelKind::Ybwc | ParallelKind::PvSplit)
+        {
+            return Err(ConfigError::Incoherent(format!(
+                "the selective search is not in the split searches' brothers ({}): use Lazy \
+                 SMP or one thread",
+                parallel.kind
+            )));
+        }
         let pool = match parallel.kind {
             ParallelKind::Ybwc | ParallelKind::PvSplit if parallel.is_parallel() => Some(Arc::new(
                 rayon::ThreadPoolBuilder::new()
@@ -187,7 +197,7 @@ impl<G: Game> Engine<G> {
         window: Window,
         observer: &mut dyn SearchObserver<G::Move>,
     ) -> Result<SearchResult<G::Move>, SearchError> {
-        let start = self.begin(limits)?;
+        let start = self.begin(game, limits)?;
         let tt = self.tt.as_ref();
         let config = self.config;
         let stop = self.stop.clone();
@@ -266,7 +276,7 @@ impl<G: Game> Engine<G> {
         limits: &SearchLimits,
         tracer: &mut (dyn SearchTracer<G::Move> + Send),
     ) -> Result<SearchResult<G::Move>, SearchError> {
-        let start = self.begin(limits)?;
+        let start = self.begin(game, limits)?;
         let config = self.config;
         let mut searcher =
             Searcher::new(eval, self.tt.as_ref(), &config, limits, start).with_tracer(tracer);
@@ -281,9 +291,11 @@ impl<G: Game> Engine<G> {
         ))
     }
 
-    /// Starts a search within `limits`: refuses limits it cannot run with, tells the table a
-    /// new search begins, and returns the start time.
-    fn begin(&mut self, limits: &SearchLimits) -> Result<Instant, SearchError> {
+    /// Starts a search of `game` within `limits`: refuses limits it cannot run with and a
+    /// selective search the game refuses, tells the table a new search begins, and returns the
+    /// start time.
+    fn begin(&mut self, game: &G, limits: &SearchLimits) -> Result<Instant, SearchError> {
+        refused_by(game, &self.config.selective)?;
         if limits.depth.is_none() && !self.config.iterative_deepening {
             return Err(SearchError::Limits(
                 "a fixed-depth search needs a depth; use iterative deepening with a node or \
@@ -309,6 +321,35 @@ impl<G: Game> Engine<G> {
     ) -> Result<SearchResult<G::Move>, SearchError> {
         self.search_observed(game, eval, limits, &mut NoObserver)
     }
+}
+
+/// The selective search's demands on the game, checked at the root `game` (unless it is
+/// over): null moves ([`Game::null_move`]) for null-move pruning, a static exchange
+/// evaluation ([`Game::see`]) for static-exchange pruning.
+fn refused_by<G: Game>(game: &G, selective: &Selective) -> Result<(), SearchError> {
+    if game.outcome().is_some() {
+        return Ok(());
+    }
+    let name = std::any::type_name::<G>();
+    if selective.null_move.is_some() && game.null_move().is_none() {
+        return Err(SearchError::Config(ConfigError::Incoherent(format!(
+            "null-move pruning needs null moves, and the game ({name}) forbids them \
+             (Game::null_move is None)"
+        ))));
+    }
+    if selective.see_pruning
+        && game
+            .legal_moves()
+            .first()
+            .and_then(|&m| game.see(m))
+            .is_none()
+    {
+        return Err(SearchError::Config(ConfigError::Incoherent(format!(
+            "static-exchange pruning needs the game's static exchange evaluation, and the game \
+             ({name}) has none (Game::see is None)"
+        ))));
+    }
+    Ok(())
 }
 
 /// Searches `game` once with `config` within `limits` (a fresh [`Engine`]).

@@ -48,6 +48,33 @@ pub trait Game: Clone + Send + Sync {
         false
     }
 
+    /// The position after the side to move passes, for null-move pruning
+    /// ([`NullMove`](crate::NullMove)): the same position with the opponent to move (and a
+    /// different [`Game::hash`]). `None` (the default): the game forbids null moves, and a
+    /// search configured with them is refused. A game that allows them returns `Some` in every
+    /// position that is not terminal (the search asks [`Game::in_check`] first, and never
+    /// passes in check).
+    fn null_move(&self) -> Option<Self> {
+        None
+    }
+
+    /// Whether the side to move is in check (its king attacked): the selective search never
+    /// prunes or reduces there nor passes, and the check extension searches a move that gives
+    /// check one ply deeper. The default says never.
+    fn in_check(&self) -> bool {
+        false
+    }
+
+    /// The static exchange evaluation of `mv`: the material the side to move wins (positive)
+    /// or loses (negative) by the exchange of captures `mv` starts on its target square, in
+    /// the game's own units of material; for static-exchange pruning
+    /// ([`Selective::see_pruning`](crate::Selective::see_pruning)), which reads only its sign.
+    /// `None` (the default): the game has none; a game has it for every move or for none.
+    fn see(&self, mv: Self::Move) -> Option<i32> {
+        let _ = mv;
+        None
+    }
+
     /// How many distinct values [`Game::move_index`] takes (0 when the game has no index).
     const MOVE_INDICES: usize = 0;
 

@@ -57,7 +57,7 @@ mod tt;
 
 pub use bound::{Bound, Window};
 pub use config::{Algorithm, Aspiration, ConfigError, FailMode, KillerIndex, Killers};
-pub use config::{ProbCut, SearchConfig, ShallowOrdering, TtConfig};
+pub use config::{NullMove, ProbCut, SearchConfig, Selective, ShallowOrdering, TtConfig};
 pub use engine::{search, Engine, SearchError, SearchResult};
 pub use game::{perft, Evaluator, Game, ProbCutFit};
 pub use limits::SearchLimits;

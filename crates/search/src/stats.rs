@@ -47,6 +47,14 @@ pub struct Counters {
     /// bound.
     #[serde(default)]
     pub forward_cuts: u64,
+    /// Nodes ended and moves skipped by the selective search (null move, futility and its
+    /// reverse, razoring, late-move and static-exchange pruning).
+    #[serde(default)]
+    pub selective_cuts: u64,
+    /// Moves searched shallower by late-move reductions (those re-searched at full depth are
+    /// also counted in `re_searches`).
+    #[serde(default)]
+    pub reductions: u64,
 }
 
 impl Counters {
@@ -75,6 +83,8 @@ impl Counters {
             ordering_nodes: self.ordering_nodes - earlier.ordering_nodes,
             splits: self.splits - earlier.splits,
             forward_cuts: self.forward_cuts - earlier.forward_cuts,
+            selective_cuts: self.selective_cuts - earlier.selective_cuts,
+            reductions: self.reductions - earlier.reductions,
         }
     }
 }
@@ -96,6 +106,8 @@ impl AddAssign for Counters {
         self.ordering_nodes += o.ordering_nodes;
         self.splits += o.splits;
         self.forward_cuts += o.forward_cuts;
+        self.selective_cuts += o.selective_cuts;
+        self.reductions += o.reductions;
     }
 }
 

@@ -150,9 +150,12 @@ pub const EXPERIMENTS: &[ExperimentInfo] = &[
                      enhancement (null move, late-move reductions, futility, razoring, internal \
                      iterative reduction, late-move pruning, static-exchange pruning) alone, \
                      all together and all but one; nodes to a fixed depth against the \
-                     exhaustive search, and how often the move and the value stay the same.",
+                     exhaustive search, and how often the move and the value stay the same. \
+                     The generic library's switches alone and together in Othello and Connect \
+                     Four (--depths: the deepest also sets theirs; --games also caps their \
+                     positions; --data: Pons's sets).",
         defaults: selective::DEFAULTS,
-        options: &["depths", "games"],
+        options: &["depths", "games", "data"],
         run: selective::run,
     },
     ExperimentInfo {

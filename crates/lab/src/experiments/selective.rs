@@ -5,17 +5,39 @@
 //! exhaustive search, and how often each picks the exhaustive search's move and finds its
 //! value. Elo at equal time comes from matches (docs/shogi.md), not from this experiment.
 //!
-//! Othello and Connect Four are not in it: their searches (the generic library's and
-//! Othello's fast midgame search) do not have these switches yet.
+//! Othello and Connect Four are searched by the generic library's switches
+//! ([`prune_search::Selective`]): NegaScout with the `full` preset (iterative deepening, static
+//! ordering, the refutation table, a table of 16 MiB), with no selective search, with each
+//! switch alone and with all of them, to a fixed depth: Othello on FFO #40-#59 with the
+//! hand-made evaluation, Connect Four on the first positions of Pons's Begin-Easy set (from
+//! `../shared/data/connect4`, or `--data`) with the threat evaluation. Both games refuse null
+//! moves (the search says so, and the report quotes it); neither has a static exchange
+//! evaluation nor checks, so static-exchange pruning is refused and the check extension would
+//! change nothing.
 
+use prune_search::{Algorithm, Engine, Evaluator, Game, Preset, SearchConfig, SearchLimits};
+use prune_search::{Selective as GenericSelective, TtConfig};
 use prune_shogi::engine::{EngineOptions, Selective};
 
-use super::{depths, depths_setting, jobs_setting, ratio, shogi};
+use super::{depths, depths_setting, jobs_setting, ratio, search, shogi, Run};
 use crate::{run_tasks, Cell, LabError, LabOptions, Legend, Plot, Progress, Report, Series};
-use crate::{Table, XAxis};
+use crate::{PositionSet, Table, XAxis};
 
 /// The defaults, in words, for `prune lab list`.
-pub(super) const DEFAULTS: &str = "24 positions from self-play, depths 3-5";
+pub(super) const DEFAULTS: &str = "shogi: 24 positions from self-play, depths 3-5; Othello: \
+                                   FFO #40-#59 at depth 10; Connect Four: the first 40 positions \
+                                   of Begin-Easy at depth 14";
+
+/// The depth of the Othello searches.
+const OTHELLO_DEPTH: u32 = 10;
+/// The depth of the Connect Four searches.
+const CONNECT4_DEPTH: u32 = 14;
+/// Connect Four positions (the first of Begin-Easy).
+const CONNECT4_POSITIONS: usize = 40;
+
+/// The generic library's switches the lab measures in Othello and Connect Four (those the
+/// games allow and that can act there).
+const GENERIC_SWITCHES: [&str; 5] = ["lmr", "futility", "razoring", "iir", "late-move-pruning"];
 const DEFAULT_POSITIONS: usize = 24;
 const DEFAULT_DEPTHS: std::ops::RangeInclusive<u32> = 3..=5;
 
@@ -58,6 +80,136 @@ fn configs() -> Vec<Config> {
         });
     }
     configs
+}
+
+/// The generic configurations: the `full` preset's NegaScout with a 16 MiB table and no
+/// selective search, each of [`GENERIC_SWITCHES`] alone, and all of them.
+fn generic_configs() -> Vec<(String, SearchConfig)> {
+    let mut base = Preset::find("full")
+        .and_then(|p| p.config(Algorithm::NegaScout))
+        .expect("the full preset fits negascout");
+    base.transposition_table = Some(TtConfig { size_mib: 16 });
+    let with = |selective: GenericSelective| SearchConfig { selective, ..base };
+    let mut out = vec![("none".to_string(), base)];
+    let mut all = GenericSelective::NONE;
+    for name in GENERIC_SWITCHES {
+        let mut one = GenericSelective::NONE;
+        one.enable(name);
+        all.enable(name);
+        out.push((format!("{name} alone"), with(one)));
+    }
+    out.push(("all five".to_string(), with(all)));
+    out
+}
+
+/// What the game says to the switches it refuses, searched at `game` with the base
+/// configuration plus each: one line per refusal.
+fn refusals<G: Game, E: Evaluator<G>>(game: &G, eval: &E) -> Vec<String> {
+    let (_, base) = &generic_configs()[0];
+    ["null-move", "see-pruning"]
+        .iter()
+        .map(|&name| {
+            let mut selective = GenericSelective::NONE;
+            selective.enable(name);
+            let config = SearchConfig { selective, ..*base };
+            let result = Engine::<G>::new(config)
+                .map_err(prune_search::SearchError::from)
+                .and_then(|mut e| e.search(game, eval, &SearchLimits::depth(1)));
+            match result {
+                Ok(_) => format!("{name}: searched (not refused)"),
+                Err(e) => format!("{name}: refused: {e}"),
+            }
+        })
+        .collect()
+}
+
+/// One game's section: every generic configuration on every position at `depth`; the table
+/// (its rows against the first configuration) and a finding.
+#[allow(clippy::too_many_arguments)]
+fn generic_section<G: Game, E: Evaluator<G>>(
+    key: &str,
+    game_name: &str,
+    positions: &[G],
+    eval: &E,
+    depth: u32,
+    options: &LabOptions,
+    progress: &dyn Progress,
+) -> (Table, String)
+where
+    G::Move: std::fmt::Display,
+{
+    let configs = generic_configs();
+    let tasks: Vec<(usize, usize)> = (0..configs.len())
+        .flat_map(|c| (0..positions.len()).map(move |g| (c, g)))
+        .collect();
+    let runs: Vec<Run> = run_tasks(
+        &tasks,
+        options.jobs(),
+        progress,
+        |&(c, g)| format!("{game_name}, {}, position {}", configs[c].0, g + 1),
+        |&(c, g)| search(&positions[g], eval, &configs[c].1, depth),
+    );
+    let n = positions.len();
+    let run = |c: usize, g: usize| &runs[c * n + g];
+    let mut table = Table::new(
+        key,
+        &format!(
+            "{game_name}: the generic library's switches at depth {depth} (NegaScout, preset \
+             full, 16 MiB table), over all positions"
+        ),
+        &[
+            "selective search",
+            "positions",
+            "nodes",
+            "time (s)",
+            "nodes vs none",
+            "selective cuts",
+            "reductions",
+            "same move",
+            "same value",
+        ],
+    );
+    let base_nodes: u64 = (0..n).map(|g| run(0, g).counters.nodes).sum();
+    let mut totals = Vec::new();
+    for (c, (name, _)) in configs.iter().enumerate() {
+        let (mut nodes, mut secs, mut cuts, mut reductions, mut moves, mut values) =
+            (0u64, 0.0, 0u64, 0u64, 0u64, 0u64);
+        for g in 0..n {
+            let (r, b) = (run(c, g), run(0, g));
+            nodes += r.counters.nodes;
+            secs += r.time.as_secs_f64();
+            cuts += r.counters.selective_cuts;
+            reductions += r.counters.reductions;
+            moves += u64::from(r.best_move == b.best_move);
+            values += u64::from(r.score == b.score);
+        }
+        let vs = ratio(nodes as f64, base_nodes as f64);
+        totals.push((name.clone(), vs.unwrap_or(1.0), moves));
+        table.push(vec![
+            Cell::text(name),
+            Cell::Count(n as u64),
+            Cell::Count(nodes),
+            Cell::real(secs, 2),
+            Cell::maybe_real(vs, 3),
+            Cell::Count(cuts),
+            Cell::Count(reductions),
+            Cell::Count(moves),
+            Cell::Count(values),
+        ]);
+    }
+    let (all_name, all_vs, all_moves) = totals.last().cloned().expect("configurations");
+    let (best_name, best_vs, _) = totals[1..totals.len() - 1]
+        .iter()
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .cloned()
+        .expect("switches");
+    let finding = format!(
+        "{game_name}, depth {depth}: {all_name} together search {all_vs:.3} times the nodes \
+         of no selective search and play its move in {all_moves} of {n} positions; alone, \
+         {best_name} cuts the most ({best_vs:.3} times). Refused by the game: {}.",
+        refusals(&positions[0], eval).join("; ")
+    );
+    (table, finding)
 }
 
 pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Report, LabError> {
@@ -165,22 +317,70 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
             reference: false,
         });
     }
+    let mut problems = Vec::new();
+    let mut tables = vec![summary];
+    // `--depths` and `--games` (the shogi section's) also set the other games' depth (the
+    // deepest of them) and cap their positions.
+    let generic_depth = |default: u32| options.depths.as_ref().map_or(default, |r| *r.end());
+    let cap = options.games.unwrap_or(usize::MAX);
+    let othello: Vec<prune_othello::Position> = PositionSet::ffo_40_59()
+        .positions
+        .into_iter()
+        .take(cap)
+        .map(|p| p.position)
+        .collect();
+    let (othello_depth, connect4_depth) =
+        (generic_depth(OTHELLO_DEPTH), generic_depth(CONNECT4_DEPTH));
+    let connect4_count = CONNECT4_POSITIONS.min(cap);
+    let (table, finding) = generic_section(
+        "othello",
+        "Othello",
+        &othello,
+        &super::othello_eval(),
+        othello_depth,
+        options,
+        progress,
+    );
+    tables.push(table);
+    findings.push(finding);
+    let connect4 = super::connect4::data_dir(options)
+        .and_then(|dir| super::connect4::load(&dir, &super::connect4::SETS[3], connect4_count));
+    match connect4 {
+        Ok(set) => {
+            let positions: Vec<_> = set.records.iter().map(|r| r.position).collect();
+            let (table, finding) = generic_section(
+                "connect4",
+                "Connect Four",
+                &positions,
+                &prune_connect4::ThreatEval,
+                connect4_depth,
+                options,
+                progress,
+            );
+            tables.push(table);
+            findings.push(finding);
+        }
+        Err(e) => problems.push(format!("Connect Four left out: {e}")),
+    }
     let mut categories = vec!["none".to_string()];
     categories.extend(Selective::NAMES.iter().map(|n| n.to_string()));
     categories.push("all".into());
     Ok(Report {
         experiment: "selective".into(),
         files: Vec::new(),
-        title: "The selective search in shogi".into(),
+        title: "The selective search in shogi, Othello and Connect Four".into(),
         reproduces: "The selective enhancements of chess and shogi engines (null move, \
                      late-move reductions, futility and its reverse, razoring, internal \
                      iterative reduction, late-move pruning, static-exchange pruning), alone \
                      and stacked, in prune's shogi engine (NegaScout with a table, the staged \
                      picker, quiescence, check extension) on \
                      middle game positions: nodes to a fixed depth against the exhaustive \
-                     search, and how often the move and the value stay the same."
+                     search, and how often the move and the value stay the same; and the \
+                     generic library's switches (late-move reductions, futility, razoring, \
+                     internal iterative reduction, late-move pruning) alone and together in \
+                     Othello and Connect Four, which refuse null moves."
             .into(),
-        problems: Vec::new(),
+        problems,
         settings: vec![
             depths_setting(&depths),
             (
@@ -190,10 +390,25 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
                     games.len()
                 ),
             ),
+            (
+                "Othello".into(),
+                format!(
+                    "FFO #40-#59 ({} positions), depth {othello_depth}, the hand-made \
+                     evaluation (static ordering by mobility)",
+                    othello.len()
+                ),
+            ),
+            (
+                "Connect Four".into(),
+                format!(
+                    "the first {connect4_count} positions of Pons's Begin-Easy \
+                     (Test_L1_R1), depth {connect4_depth}, the threat evaluation"
+                ),
+            ),
             jobs_setting(options),
         ],
         findings,
-        tables: vec![summary],
+        tables,
         plots: vec![Plot {
             name: "selective".into(),
             title: "Nodes to a fixed depth, each enhancement alone".into(),

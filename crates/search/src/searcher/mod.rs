@@ -9,6 +9,7 @@ use std::time::Instant;
 use crate::algo::alpha_beta::alpha_beta;
 use crate::ordering::{HistoryTable, KillerTable};
 use crate::picker::{MovePicker, Stage};
+use crate::Selective;
 use crate::{Bound, Counters, Evaluator, FailMode, Game, KillerIndex, Score, SearchConfig};
 use crate::{Entered, NodeEnd, SearchLimits, SearchTracer, ShallowOrdering, TranspositionTable};
 
@@ -89,6 +90,11 @@ pub(crate) struct Searcher<'a, G: Game, E> {
     trace: Option<&'a mut (dyn SearchTracer<G::Move> + Send)>,
     /// While tracing: the move being searched at each ply (the edge to the next node).
     edges: Vec<G::Move>,
+    /// The ply of the node a null move led to, if the current path has one there (a null
+    /// move is never answered by another).
+    null_ply: usize,
+    /// How many null-move verification searches are running (no null move inside them).
+    verifying: u32,
 }
 
 struct StopCondition<'a> {
@@ -168,6 +174,8 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             sideline_from: usize::MAX,
             trace: None,
             edges: Vec::new(),
+            null_ply: usize::MAX,
+            verifying: 0,
         }
     }
 
@@ -275,6 +283,71 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     pub fn probcut_margin(&self, ply: usize) -> Option<f64> {
         let margin = self.config.probcut?.margin();
         (ply > 0 && self.trace.is_none()).then_some(margin)
+    }
+
+    /// The selective search's switches if they may act at the node at `ply` searched with
+    /// `(alpha, beta)`: a null window on heuristic bounds, not the root, not in check, not
+    /// in a shallow ordering search and not while tracing (the extra searches would be drawn
+    /// as nodes of their own). `None` when the configuration has no selective search.
+    pub fn selective_at(
+        &self,
+        game: &G,
+        ply: usize,
+        alpha: Score,
+        beta: Score,
+    ) -> Option<Selective> {
+        let sel = self.config.selective;
+        let heuristic = |x: Score| x.raw().abs() < Score::DECISIVE_RAW - 1;
+        (sel.prunes()
+            && ply > 0
+            && beta == alpha.next()
+            && heuristic(alpha)
+            && heuristic(beta)
+            && !self.in_shallow
+            && self.trace.is_none()
+            && !game.in_check())
+        .then_some(sel)
+    }
+
+    /// Whether the configuration extends checks.
+    pub fn extends_checks(&self) -> bool {
+        self.config.selective.check_extension
+    }
+
+    /// Whether a null move may be tried at `ply`: not right after one, not inside a
+    /// verification search.
+    pub fn null_allowed(&self, ply: usize) -> bool {
+        self.null_ply != ply && self.verifying == 0
+    }
+
+    /// Before the search of a null move from the node at `ply`: the child is not on the
+    /// followed line. Returns what [`Searcher::after_null`] restores.
+    pub fn before_null(&mut self, ply: usize) -> (usize, bool) {
+        let saved = (self.null_ply, self.following);
+        self.null_ply = ply + 1;
+        self.following = false;
+        saved
+    }
+
+    /// After the search of a null move (`saved` from [`Searcher::before_null`]).
+    pub fn after_null(&mut self, saved: (usize, bool)) {
+        (self.null_ply, self.following) = saved;
+    }
+
+    /// Enters (`true`) or leaves a null-move verification search.
+    pub fn verification(&mut self, entering: bool) {
+        if entering {
+            self.verifying += 1;
+        } else {
+            self.verifying -= 1;
+        }
+    }
+
+    /// Counts a node ended or a move skipped by the selective search: what it did not search
+    /// was cut off as by the horizon, so the node is not stored as exhaustive.
+    pub fn selective_cut(&mut self) {
+        self.counters.selective_cuts += 1;
+        self.horizon_leaves += 1;
     }
 
     /// Forgets the line found from the node at `ply` (what a ProbCut test left there).
