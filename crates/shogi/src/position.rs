@@ -698,6 +698,20 @@ impl Game for Position {
     fn is_tactical(&self, mv: Move) -> bool {
         matches!(mv, Move::Normal { to, .. } if self.board[to.0 as usize].is_some())
     }
+
+    /// Shogi allows the generic search's null move: zugzwang hardly exists with pieces in
+    /// hand (the search never passes in check).
+    fn null_move(&self) -> Option<Self> {
+        Some(Position::null_move(self))
+    }
+
+    fn in_check(&self) -> bool {
+        Position::in_check(self)
+    }
+
+    fn see(&self, mv: Move) -> Option<i32> {
+        Some(Position::see(self, mv))
+    }
 }
 
 #[cfg(test)]
