@@ -11,7 +11,7 @@
 //! Options: `USI_Hash` (MiB), `Preset` (full, exhaustive, plain, minimal), `Eval` (hand:
 //! material and king safety; material), `Killers` (0-8), the selective search's switches
 //! (`NullMove`, `LMR`, `Futility`, `Razoring`, `IIR`, `LateMovePruning`, `SeePruning`: true or
-//! false), `QuiescenceChecks` and `MateInOne` (true or false), `NetworkDelay` (milliseconds kept back from
+//! false), `QuiescenceChecks`, `MateInOne` and `ContinuationHistory` (true or false), `NetworkDelay` (milliseconds kept back from
 //! every allotment for the GUI and the pipe, 60 by default), `Threads` (1 to 256: Lazy SMP, the
 //! threads share the table).
 
@@ -276,6 +276,10 @@ impl UsiSession {
                     "option name MateInOne type check default {}",
                     self.options.mate_in_one
                 ));
+                self.send(format!(
+                    "option name ContinuationHistory type check default {}",
+                    self.options.continuation
+                ));
                 let mut selective = self.options.selective;
                 for name in Selective::NAMES {
                     let on = *selective.switch(name).expect("a switch");
@@ -381,6 +385,7 @@ impl UsiSession {
             },
             "QuiescenceChecks" => flag().map(|on| options.quiet_checks = on),
             "MateInOne" => flag().map(|on| options.mate_in_one = on),
+            "ContinuationHistory" => flag().map(|on| options.continuation = on),
             "NetworkDelay" => number(10_000).map(|n| self.margin = Duration::from_millis(n as u64)),
             // Options GUIs send to every engine.
             "USI_Ponder" | "USI_OwnBook" => Ok(()),

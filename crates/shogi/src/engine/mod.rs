@@ -336,7 +336,8 @@ mod tests {
     }
 
     /// Without quiescence, extension, aspiration and the selective search, every option set
-    /// (the mate-in-one test included: it returns only what the node's own search would)
+    /// (the mate-in-one test included: it returns only what the node's own search would; the
+    /// continuation history only orders)
     /// gives the value of a plain negamax of the same evaluation at the same depth.
     #[test]
     fn fixed_depth_values_equal_plain_negamax() {
@@ -353,14 +354,18 @@ mod tests {
                 let expected = negamax(&p, depth, &mut Walk::new(&HandMadeEval))
                     .value
                     .raw();
-                for (preset, mate_in_one) in
-                    [("exhaustive", false), ("plain", false), ("plain", true)]
-                {
+                for (preset, mate_in_one, continuation) in [
+                    ("exhaustive", false, false),
+                    ("exhaustive", false, true),
+                    ("plain", false, false),
+                    ("plain", true, false),
+                ] {
                     let options = EngineOptions {
                         quiescence: false,
                         check_extension: false,
                         aspiration: 0,
                         mate_in_one,
+                        continuation,
                         ..EngineOptions::preset(preset).unwrap()
                     };
                     let r = search(sfen, options, depth);

@@ -23,13 +23,22 @@ pub(super) struct Heuristics {
     killers: Vec<Vec<Move>>,
     /// By piece index (kind and color) or drop, and target square.
     history: Vec<i32>,
+    /// Continuation history: by the move one or two plies before (the piece it left on its
+    /// square: [`CONT`] indices) and this move (the same), the cutoffs this move made after
+    /// that one.
+    continuation: Vec<i32>,
 }
+
+/// Moves as the continuation history tells them apart: the piece's kind after the move (a
+/// drop's kind) and the target square; the colour follows from the ply.
+const CONT: usize = 14 * 81;
 
 impl Default for Heuristics {
     fn default() -> Self {
         Heuristics {
             killers: vec![Vec::new(); MAX_PLY],
             history: vec![0; 2 * 28 * 81],
+            continuation: vec![0; CONT * CONT],
         }
     }
 }
@@ -39,6 +48,9 @@ impl Heuristics {
     pub(super) fn new_search(&mut self) {
         self.killers.iter_mut().for_each(Vec::clear);
         for h in &mut self.history {
+            *h /= 8;
+        }
+        for h in &mut self.continuation {
             *h /= 8;
         }
     }
@@ -74,6 +86,9 @@ pub(super) struct Worker<'a> {
     aborted: bool,
     stages: StageCounts,
     pv: Vec<Vec<Move>>,
+    /// The continuation index ([`cont_index`]) of the move played at each ply of the current
+    /// path (`None`: a null move).
+    moved: Vec<Option<usize>>,
 }
 
 /// Lazy SMP's depth schedule: helper `id` skips the depths where this is true, so that the
@@ -132,6 +147,24 @@ fn history_index(p: &Position, mv: Move) -> usize {
     }
 }
 
+/// How a move is kept in the continuation history: the kind it leaves on the target square
+/// (promoted if it promotes), and that square.
+fn cont_index(p: &Position, mv: Move) -> usize {
+    let (kind, to) = match mv {
+        Move::Normal { from, to, promote } => {
+            let kind = p.piece(from).expect("a move starts from a piece").kind;
+            let kind = if promote {
+                kind.promoted().unwrap_or(kind)
+            } else {
+                kind
+            };
+            (kind, to)
+        }
+        Move::Drop { kind, to } => (kind, to),
+    };
+    kind as usize * 81 + to.0 as usize
+}
+
 fn mvv_lva(p: &Position, mv: Move) -> i32 {
     let victim = p.captured(mv).map_or(0, |q| value(q.kind));
     let attacker = match mv {
@@ -171,6 +204,7 @@ impl<'a> Worker<'a> {
             aborted: false,
             stages: StageCounts::default(),
             pv: vec![Vec::new(); MAX_PLY + 1],
+            moved: vec![None; MAX_PLY + 1],
         }
     }
 
@@ -356,11 +390,17 @@ impl<'a> Worker<'a> {
                 if let Some(slot) = self.heur.killers[ply].iter().position(|&k| k == mv) {
                     return (mv, Stage::Killer, -(slot as i32));
                 }
-                let h = if self.shared.options.history {
+                let mut h = if self.shared.options.history {
                     self.heur.history[history_index(p, mv)]
                 } else {
                     0
                 };
+                if self.shared.options.continuation {
+                    let here = cont_index(p, mv);
+                    for before in self.before(ply) {
+                        h += self.heur.continuation[before * CONT + here];
+                    }
+                }
                 (mv, Stage::Quiet, h)
             })
             .collect();
@@ -451,6 +491,7 @@ impl<'a> Worker<'a> {
                 // Repetitions are not looked for across a null move.
                 let floor = std::mem::replace(&mut self.floor, self.path.len());
                 self.path.push((child.key(), false));
+                self.moved[ply] = None;
                 let s = -self.node_with(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 self.path.pop();
                 self.floor = floor;
@@ -512,6 +553,9 @@ impl<'a> Worker<'a> {
             };
             let child = p.play(mv);
             self.path.push((child.key(), check));
+            if self.shared.options.continuation {
+                self.moved[ply] = Some(cont_index(p, mv));
+            }
             self.stages.searched[stage as usize] += 1;
             let score = if i == 0 {
                 -self.node(&child, child_depth, -beta, -alpha, ply + 1)
@@ -578,6 +622,21 @@ impl<'a> Worker<'a> {
             let h = &mut self.heur.history[history_index(p, mv)];
             *h = (*h + depth * depth).min(1 << 24);
         }
+        if self.shared.options.continuation {
+            let here = cont_index(p, mv);
+            let befores: Vec<usize> = self.before(ply).collect();
+            for before in befores {
+                let h = &mut self.heur.continuation[before * CONT + here];
+                *h = (*h + depth * depth).min(1 << 24);
+            }
+        }
+    }
+
+    /// The continuation indices of the moves one and two plies before `ply` (those played).
+    fn before(&self, ply: usize) -> impl Iterator<Item = usize> + '_ {
+        [1, 2]
+            .into_iter()
+            .filter_map(move |back| ply.checked_sub(back).and_then(|i| self.moved[i]))
     }
 
     /// Captures only, from the static evaluation ("stand pat"); every move when in check.
