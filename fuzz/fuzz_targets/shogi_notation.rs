@@ -1,8 +1,11 @@
-//! Shogi notation (`crates/shogi/src/notation.rs`): an SFEN read prints back to an SFEN that
-//! reads as the same position; every legal move of it prints as a USI move that reads back to
-//! the same move; any USI move text read in it is legal there, plays, and prints back to text
-//! that reads as the same move. The input's first line is the SFEN (or `startpos`), the rest
-//! are move texts tried in the position read (or the start position).
+//! Shogi notation (`crates/shogi/src/notation.rs`) and the move generator: an SFEN read prints
+//! back to an SFEN that reads as the same position; every legal move of it prints as a USI
+//! move that reads back to the same move, and played leaves the mover's king unattacked (with
+//! `gives_check` saying whether it checks); `mate_in_one` finds a mate exactly when a legal
+//! move leaves the opponent in check with no legal move; any USI move text read in it is legal
+//! there, plays, and prints back to text that reads as the same move. The input's first line is
+//! the SFEN (or `startpos`), the rest are move texts tried in the position read (or the start
+//! position).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -27,6 +30,8 @@ fuzz_target!(|data: &[u8]| {
         }
     };
     let legal = position.legal_moves();
+    let us = position.side_to_move();
+    let mut mates = false;
     for &mv in &legal {
         let usi = mv.to_string();
         assert_eq!(
@@ -34,8 +39,23 @@ fuzz_target!(|data: &[u8]| {
             Some(mv),
             "{usi} in {position}"
         );
-        let _ = position.play(mv);
+        // The generator makes moves legal without playing them: played, none leaves the
+        // mover's king attacked, and `gives_check` says what playing shows.
+        let after = position.play(mv);
+        if let Some(king) = after.king(us) {
+            assert!(
+                !after.attacked(king, us.flip()),
+                "{usi} leaves the king attacked in {position}"
+            );
+        }
+        assert_eq!(
+            position.gives_check(mv),
+            after.in_check(),
+            "{usi} in {position}"
+        );
+        mates |= after.in_check() && after.legal_moves().is_empty();
     }
+    assert_eq!(position.mate_in_one().is_some(), mates, "{position}");
     for line in lines.take(16) {
         match position.parse_move(line) {
             Ok(mv) => {

@@ -432,6 +432,12 @@ impl Position {
     /// Whether the side to move has a legal move, pawn drops that mate counted as legal (a
     /// reply to a pawn drop is looked for this way by the uchifuzume rule).
     pub(super) fn has_reply(&self) -> bool {
+        self.any_reply(false)
+    }
+
+    /// Whether the side to move has a legal move; `uchifuzume`: pawn drops that mate are not
+    /// legal (as for every move but the replies the uchifuzume rule itself looks for).
+    fn any_reply(&self, uchifuzume: bool) -> bool {
         // The king's steps first: the commonest reply, and the quickest to find.
         let us = self.side;
         if let Some(king) = self.king(us) {
@@ -442,7 +448,7 @@ impl Position {
             }
         }
         let mut reply = Any(false);
-        self.generate(&mut reply, false, false);
+        self.generate(&mut reply, false, uchifuzume);
         reply.0
     }
 
@@ -516,7 +522,8 @@ impl MoveSink for MateFinder<'_> {
             return;
         }
         let after = p.play(mv);
-        if (direct || after.in_check()) && !after.has_reply() {
+        // A reply that would itself be a pawn drop mating us is no reply (uchifuzume).
+        if (direct || after.in_check()) && !after.any_reply(true) {
             self.found = Some(mv);
         }
     }
