@@ -31,6 +31,11 @@ fuzz_target!(|data: &[u8]| {
     };
     let legal = position.legal_moves();
     let us = position.side_to_move();
+    // The reader accepts a position whose side not to move is in check (its king could be
+    // taken): there a move "gives" no check that was already there, and mates are not asked.
+    let their_king_attacked = position
+        .king(us.flip())
+        .is_some_and(|k| position.attacked(k, us));
     let mut mates = false;
     for &mv in &legal {
         let usi = mv.to_string();
@@ -48,14 +53,18 @@ fuzz_target!(|data: &[u8]| {
                 "{usi} leaves the king attacked in {position}"
             );
         }
-        assert_eq!(
-            position.gives_check(mv),
-            after.in_check(),
-            "{usi} in {position}"
-        );
-        mates |= after.in_check() && after.legal_moves().is_empty();
+        if !their_king_attacked {
+            assert_eq!(
+                position.gives_check(mv),
+                after.in_check(),
+                "{usi} in {position}"
+            );
+            mates |= after.in_check() && after.legal_moves().is_empty();
+        }
     }
-    assert_eq!(position.mate_in_one().is_some(), mates, "{position}");
+    if !their_king_attacked {
+        assert_eq!(position.mate_in_one().is_some(), mates, "{position}");
+    }
     for line in lines.take(16) {
         match position.parse_move(line) {
             Ok(mv) => {

@@ -194,7 +194,7 @@ pub fn run_match(args: &MatchArgs) -> Result<(), CliError> {
     if args.threads != 1 {
         return Err(not_here(
             "--threads",
-            "the shogi engine searches on one thread",
+            "shogi matches run each engine on one thread (its threads: the USI option Threads)",
         ));
     }
     let a_options = preset("--a", &args.a)?;
@@ -496,7 +496,7 @@ pub fn run_play(args: &crate::play_cmd::PlayArgs) -> Result<(), CliError> {
     if args.parallel_args.threads.is_some_and(|t| t > 1) || args.parallel_args.parallel.is_some() {
         return Err(not_here(
             "--threads",
-            "shogi's engine searches on one thread",
+            "shogi play runs the engine on one thread (its threads: the USI option Threads)",
         ));
     }
     let control: TimeControl = args

@@ -123,7 +123,7 @@ fn bad_lines_get_an_info_string_and_the_session_goes_on() {
             "position sfen lnsgkgsnl/9/9/9/9/9/9/9/LNSGKGSNL x - 1",
             "position startpos moves 7g7f 7g7f",
             "go depth -1",
-            "setoption name Threads value 4",
+            "setoption name Threads value 0",
             "position startpos moves 2g2f",
             "go depth 2",
         ],
