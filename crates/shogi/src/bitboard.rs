@@ -34,17 +34,6 @@ pub(crate) const RANKS: [Bitboard; 9] = {
     ranks
 };
 
-/// The squares of one file, by file index 0–8 (USI's 1–9).
-pub(crate) const FILES: [Bitboard; 9] = {
-    let mut files = [0; 9];
-    let mut f = 0;
-    while f < 9 {
-        files[f] = 0x1ff << (f * 9);
-        f += 1;
-    }
-    files
-};
-
 /// `BITS[s]`: the bit of square `s` (a load is cheaper than a 128-bit shift by a variable).
 static BITS: [Bitboard; 81] = {
     let mut bits = [0; 81];
@@ -589,9 +578,9 @@ mod tests {
         let at = |f, r| bit(Square::new(f, r).unwrap());
         assert_eq!(black, at(4, 2) | at(6, 2));
         assert_eq!(white, at(4, 6) | at(6, 6));
-        // Every rank and file has 9 squares; together they tile the board.
+        // Every rank has 9 squares; together they tile the board.
         assert!(RANKS.iter().all(|r| r.count_ones() == 9));
-        assert_eq!(FILES.iter().fold(0, |a, f| a | f), BOARD);
+        assert_eq!(RANKS.iter().fold(0, |a, r| a | r), BOARD);
     }
 
     /// The rays cut at the first blocker, direction by direction: the reference the lookups

@@ -9,7 +9,7 @@ pub(crate) use movegen::MoveList;
 
 use prune_search::{Game, MoveBits, Score};
 
-use crate::bitboard::{self, bit, squares, Bitboard, BOARD, FILES, RANKS};
+use crate::bitboard::{self, bit, squares, Bitboard, BOARD, RANKS};
 
 /// A side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -472,39 +472,12 @@ impl Position {
             if reach == 0 {
                 continue;
             }
-            if kind.promoted().is_none() {
-                for to in squares(reach) {
-                    moves.push(Move::Normal {
-                        from,
-                        to,
-                        promote: false,
-                    });
-                }
-                continue;
-            }
-            let promotable = if bit(from) & zone != 0 {
-                reach
-            } else {
-                reach & zone
+            let promotable = match kind.promoted() {
+                None => 0,
+                Some(_) if bit(from) & zone != 0 => reach,
+                Some(_) => reach & zone,
             };
-            let alive = Self::alive(kind, us);
-            for to in squares(reach) {
-                let b = bit(to);
-                if b & promotable != 0 {
-                    moves.push(Move::Normal {
-                        from,
-                        to,
-                        promote: true,
-                    });
-                }
-                if b & alive != 0 {
-                    moves.push(Move::Normal {
-                        from,
-                        to,
-                        promote: false,
-                    });
-                }
-            }
+            movegen::push_moves(moves, from, promotable, reach & Self::alive(kind, us));
         }
         // Drops.
         let hand = self.hands[us.index()];
@@ -519,12 +492,7 @@ impl Position {
             let mut to = empty & Self::alive(kind, us);
             if kind == Kind::Pawn {
                 // Nifu: no second unpromoted pawn on a file.
-                let pawns = self.pieces(us, Kind::Pawn);
-                for file in FILES {
-                    if pawns & file != 0 {
-                        to &= !file;
-                    }
-                }
+                to &= !movegen::files_of(self.pieces(us, Kind::Pawn));
             }
             moves.extend(squares(to).map(|to| Move::Drop { kind, to }));
         }
@@ -643,6 +611,24 @@ impl Position {
             }
         }
         moves.truncate(kept);
+    }
+
+    /// The kind of piece `mv` (pseudo-legal here) leaves on its target square: the moved
+    /// piece's, promoted if the move promotes, or the dropped kind.
+    pub fn placed(&self, mv: Move) -> Kind {
+        match mv {
+            Move::Normal { from, promote, .. } => {
+                let kind = self.board[from.0 as usize]
+                    .expect("a move starts from a piece")
+                    .kind;
+                if promote {
+                    kind.promoted().unwrap_or(kind)
+                } else {
+                    kind
+                }
+            }
+            Move::Drop { kind, .. } => kind,
+        }
     }
 
     /// The piece `mv` captures, if any.

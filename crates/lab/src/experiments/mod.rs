@@ -401,6 +401,15 @@ fn jobs_setting(options: &LabOptions) -> (String, String) {
     )
 }
 
+/// Every (depth, configuration, position) of a grid experiment, depth by depth, each depth's
+/// configurations in order, each configuration's positions in order.
+fn grid(depths: &[u32], configs: usize, positions: usize) -> Vec<(u32, usize, usize)> {
+    depths
+        .iter()
+        .flat_map(|&d| (0..configs).flat_map(move |c| (0..positions).map(move |g| (d, c, g))))
+        .collect()
+}
+
 /// `part / whole` as a ratio, if `whole > 0`.
 fn ratio(part: f64, whole: f64) -> Option<f64> {
     (whole > 0.0).then(|| part / whole)

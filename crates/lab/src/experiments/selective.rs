@@ -19,7 +19,7 @@ use prune_search::{Algorithm, Engine, Evaluator, Game, Preset, SearchConfig, Sea
 use prune_search::{Selective as GenericSelective, TtConfig};
 use prune_shogi::engine::{EngineOptions, Selective};
 
-use super::{depths, depths_setting, jobs_setting, ratio, search, shogi, Run};
+use super::{depths, depths_setting, grid, jobs_setting, ratio, search, shogi, Run};
 use crate::{run_tasks, Cell, LabError, LabOptions, Legend, Plot, Progress, Report, Series};
 use crate::{PositionSet, Table, XAxis};
 
@@ -221,10 +221,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
     let games = shogi::positions(count);
     let configs = configs();
     let (n_configs, n_games) = (configs.len(), games.len());
-    let tasks: Vec<(u32, usize, usize)> = depths
-        .iter()
-        .flat_map(|&d| (0..n_configs).flat_map(move |c| (0..n_games).map(move |g| (d, c, g))))
-        .collect();
+    let tasks = grid(&depths, n_configs, n_games);
     let outcomes = run_tasks(
         &tasks,
         options.jobs(),

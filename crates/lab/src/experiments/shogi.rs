@@ -9,7 +9,7 @@ use std::time::Instant;
 use prune_shogi::engine::{Engine, EngineOptions, Limits, SearchResult, Stage, StageCounts};
 use prune_shogi::{GameRecord, Position};
 
-use super::{depths, depths_setting, jobs_setting, ratio, slots_setting};
+use super::{depths, depths_setting, grid, jobs_setting, ratio, slots_setting};
 use crate::{run_tasks, Cell, LabError, LabOptions, Legend, Plot, Progress, Report, Series};
 use crate::{Table, XAxis};
 
@@ -131,10 +131,7 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
     });
     let full_index = configs.len() - 1;
     let (n_configs, n_games) = (configs.len(), games.len());
-    let tasks: Vec<(u32, usize, usize)> = depths
-        .iter()
-        .flat_map(|&d| (0..n_configs).flat_map(move |c| (0..n_games).map(move |g| (d, c, g))))
-        .collect();
+    let tasks = grid(&depths, n_configs, n_games);
     let outcomes = run_tasks(
         &tasks,
         options.jobs(),

@@ -150,19 +150,10 @@ fn history_index(p: &Position, mv: Move) -> usize {
 /// How a move is kept in the continuation history: the kind it leaves on the target square
 /// (promoted if it promotes), and that square.
 fn cont_index(p: &Position, mv: Move) -> usize {
-    let (kind, to) = match mv {
-        Move::Normal { from, to, promote } => {
-            let kind = p.piece(from).expect("a move starts from a piece").kind;
-            let kind = if promote {
-                kind.promoted().unwrap_or(kind)
-            } else {
-                kind
-            };
-            (kind, to)
-        }
-        Move::Drop { kind, to } => (kind, to),
+    let to = match mv {
+        Move::Normal { to, .. } | Move::Drop { to, .. } => to,
     };
-    kind as usize * 81 + to.0 as usize
+    p.placed(mv) as usize * 81 + to.0 as usize
 }
 
 fn mvv_lva(p: &Position, mv: Move) -> i32 {
@@ -397,7 +388,7 @@ impl<'a> Worker<'a> {
                 };
                 if self.shared.options.continuation {
                     let here = cont_index(p, mv);
-                    for before in self.before(ply) {
+                    for before in self.before(ply).into_iter().flatten() {
                         h += self.heur.continuation[before * CONT + here];
                     }
                 }
@@ -624,8 +615,7 @@ impl<'a> Worker<'a> {
         }
         if self.shared.options.continuation {
             let here = cont_index(p, mv);
-            let befores: Vec<usize> = self.before(ply).collect();
-            for before in befores {
+            for before in self.before(ply).into_iter().flatten() {
                 let h = &mut self.heur.continuation[before * CONT + here];
                 *h = (*h + depth * depth).min(1 << 24);
             }
@@ -633,10 +623,8 @@ impl<'a> Worker<'a> {
     }
 
     /// The continuation indices of the moves one and two plies before `ply` (those played).
-    fn before(&self, ply: usize) -> impl Iterator<Item = usize> + '_ {
-        [1, 2]
-            .into_iter()
-            .filter_map(move |back| ply.checked_sub(back).and_then(|i| self.moved[i]))
+    fn before(&self, ply: usize) -> [Option<usize>; 2] {
+        [1, 2].map(|back| ply.checked_sub(back).and_then(|i| self.moved[i]))
     }
 
     /// Captures only, from the static evaluation ("stand pat"); every move when in check.

@@ -91,20 +91,11 @@ impl Position {
             return false;
         };
         let occupied = self.occupied();
-        let (to, kind, from) = match mv {
-            Move::Normal { from, to, promote } => {
-                let kind = self.board[from.0 as usize]
-                    .expect("a move starts from a piece")
-                    .kind;
-                let kind = if promote {
-                    kind.promoted().unwrap_or(kind)
-                } else {
-                    kind
-                };
-                (to, kind, Some(from))
-            }
-            Move::Drop { kind, to } => (to, kind, None),
+        let (to, from) = match mv {
+            Move::Normal { from, to, .. } => (to, Some(from)),
+            Move::Drop { to, .. } => (to, None),
         };
+        let kind = self.placed(mv);
         let after = (occupied | bit(to)) & !from.map_or(0, bit);
         if bitboard::attacks(us, kind, to, after) & bit(king) != 0 {
             return true;

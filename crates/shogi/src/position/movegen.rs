@@ -109,7 +109,12 @@ impl Pinned {
 /// Pushes the moves of a piece from `from` to the squares of `promoting` with promotion and
 /// to those of `plain` without, target by target (the promotion first).
 #[inline(always)]
-fn push_moves(moves: &mut impl MoveSink, from: Square, promoting: Bitboard, plain: Bitboard) {
+pub(super) fn push_moves(
+    moves: &mut impl MoveSink,
+    from: Square,
+    promoting: Bitboard,
+    plain: Bitboard,
+) {
     if promoting == 0 {
         return push_plain(moves, from, plain);
     }
@@ -146,7 +151,7 @@ fn push_plain(moves: &mut impl MoveSink, from: Square, plain: Bitboard) {
 
 /// The files that hold a square of `b`, whole.
 #[inline]
-fn files_of(b: Bitboard) -> Bitboard {
+pub(super) fn files_of(b: Bitboard) -> Bitboard {
     // Per file: adding the low eight bits' mask to the low eight bits carries into the ninth
     // exactly when one of them is set (and never beyond the file).
     let low = BOARD & !RANKS[8];
@@ -502,20 +507,11 @@ impl MoveSink for MateFinder<'_> {
             return;
         }
         let p = self.position;
-        let (kind, to, from) = match mv {
-            Move::Normal { from, to, promote } => {
-                let kind = p.board[from.0 as usize]
-                    .expect("a move starts from a piece")
-                    .kind;
-                let kind = if promote {
-                    kind.promoted().unwrap_or(kind)
-                } else {
-                    kind
-                };
-                (kind, to, Some(from))
-            }
-            Move::Drop { kind, to } => (kind, to, None),
+        let (to, from) = match mv {
+            Move::Normal { from, to, .. } => (to, Some(from)),
+            Move::Drop { to, .. } => (to, None),
         };
+        let kind = p.placed(mv);
         let direct = self.checks[kind as usize] & bit(to) != 0;
         let discovered = from.is_some_and(|f| self.lines & bit(f) != 0);
         if !direct && !discovered {
