@@ -615,6 +615,7 @@ impl Position {
 
     /// The kind of piece `mv` (pseudo-legal here) leaves on its target square: the moved
     /// piece's, promoted if the move promotes, or the dropped kind.
+    #[inline]
     pub fn placed(&self, mv: Move) -> Kind {
         match mv {
             Move::Normal { from, promote, .. } => {
