@@ -11,7 +11,7 @@
 //! Options: `USI_Hash` (MiB), `Preset` (full, exhaustive, plain, minimal), `Eval` (hand:
 //! material and king safety; material), `Killers` (0-8), the selective search's switches
 //! (`NullMove`, `LMR`, `Futility`, `Razoring`, `IIR`, `LateMovePruning`, `SeePruning`: true or
-//! false), `QuiescenceChecks`, `MateInOne` and `ContinuationHistory` (true or false), `NetworkDelay` (milliseconds kept back from
+//! false), `QuiescenceChecks`, `MateInOne`, `ContinuationHistory` and `CheckExtension` (true or false), `NetworkDelay` (milliseconds kept back from
 //! every allotment for the GUI and the pipe, 60 by default), `Threads` (1 to 256: Lazy SMP, the
 //! threads share the table).
 
@@ -133,9 +133,10 @@ fn limits(go: &Go, side: Color, margin: Duration) -> Limits {
     // Never more than the clock and the byoyomi allow; aim at a fortieth of the clock.
     let most = ms(clock + byoyomi + inc).saturating_sub(margin).max(ms(1));
     let hard = ms(clock / 10 + inc + byoyomi).min(most);
-    // Byoyomi not spent is lost: on byoyomi alone, start iterations until 60% of it is gone.
+    // Byoyomi not spent is lost: on byoyomi alone, start iterations until it is gone (an
+    // iteration cut short still counts where its finished root moves found a better one).
     let soft = if clock < byoyomi {
-        hard * 3 / 5
+        hard
     } else {
         ms(clock / 40 + inc / 2 + byoyomi / 2).min(hard)
     };
@@ -280,6 +281,10 @@ impl UsiSession {
                     "option name ContinuationHistory type check default {}",
                     self.options.continuation
                 ));
+                self.send(format!(
+                    "option name CheckExtension type check default {}",
+                    self.options.check_extension
+                ));
                 let mut selective = self.options.selective;
                 for name in Selective::NAMES {
                     let on = *selective.switch(name).expect("a switch");
@@ -385,6 +390,7 @@ impl UsiSession {
             },
             "QuiescenceChecks" => flag().map(|on| options.quiet_checks = on),
             "MateInOne" => flag().map(|on| options.mate_in_one = on),
+            "CheckExtension" => flag().map(|on| options.check_extension = on),
             "ContinuationHistory" => flag().map(|on| options.continuation = on),
             "NetworkDelay" => number(10_000).map(|n| self.margin = Duration::from_millis(n as u64)),
             // Options GUIs send to every engine.
@@ -648,10 +654,7 @@ mod tests {
         let go = parse_go(&["btime", "0", "wtime", "0", "byoyomi", "1000"]).unwrap();
         let l = limits(&go, Color::Black, MARGIN);
         assert_eq!(l.hard_time, Some(Duration::from_millis(1000) - MARGIN));
-        assert_eq!(
-            l.soft_time,
-            Some((Duration::from_millis(1000) - MARGIN) * 3 / 5)
-        );
+        assert_eq!(l.soft_time, Some(Duration::from_millis(1000) - MARGIN));
         let l = limits(&go, Color::Black, Duration::from_millis(10));
         assert_eq!(l.hard_time, Some(Duration::from_millis(990)));
     }

@@ -89,6 +89,13 @@ pub(super) struct Worker<'a> {
     /// The continuation index ([`cont_index`]) of the move played at each ply of the current
     /// path (`None`: a null move).
     moved: Vec<Option<usize>>,
+    /// The static evaluation at each ply of the current path ([`NO_EVAL`] in check or not
+    /// computed): whether the side to move is improving on its position two plies before.
+    evals: Vec<i32>,
+    /// The root's best move so far in the iteration under way, its score and its line: each
+    /// root move that beat alpha in a finished search (so an iteration cut short by the clock
+    /// still counts where it found a better move).
+    root_best: Option<(Move, i32, Vec<Move>)>,
 }
 
 /// Lazy SMP's depth schedule: helper `id` skips the depths where this is true, so that the
@@ -126,12 +133,30 @@ fn from_table(score: i32, ply: usize) -> i32 {
     }
 }
 
-/// Late-move reduction of the move at `index` (from 0) at a node `depth` plies deep:
-/// `ln(depth) · ln(index) / 2`, at least 1 (only late moves are reduced).
+/// Late-move reduction of the move at `index` (from 0) at a node `depth` plies deep, in
+/// 1/1024 plies: `ln(depth) · ln(index) / 2` plies.
 fn lmr_reduction(depth: i32, index: usize) -> i32 {
-    let r = (f64::from(depth).ln() * (index as f64).ln() / 2.0) as i32;
-    r.max(1)
+    (f64::from(depth).ln() * (index as f64).ln() * 512.0) as i32
 }
+
+/// The most a history entry holds (either sign).
+const HISTORY_MAX: i32 = 16_384;
+
+/// A history entry moved by `bonus` (a malus when negative) with "gravity": the nearer the
+/// entry is to [`HISTORY_MAX`] in the bonus's direction, the less it moves, so entries stay in
+/// range and old results fade as new ones come.
+fn gravity(entry: &mut i32, bonus: i32) {
+    *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+}
+
+/// The history bonus of a move that cut off at `depth` (and the malus of those tried
+/// before it).
+fn history_bonus(depth: i32) -> i32 {
+    (300 * depth - 250).clamp(50, 1_500)
+}
+
+/// The static evaluation a ply has when its side is in check (none is computed).
+const NO_EVAL: i32 = -INFINITE - 1;
 
 /// How a move is kept in the history table: the moving piece (or the dropped kind) and the
 /// target square.
@@ -196,6 +221,8 @@ impl<'a> Worker<'a> {
             stages: StageCounts::default(),
             pv: vec![Vec::new(); MAX_PLY + 1],
             moved: vec![None; MAX_PLY + 1],
+            evals: vec![NO_EVAL; MAX_PLY + 1],
+            root_best: None,
         }
     }
 
@@ -216,8 +243,18 @@ impl<'a> Worker<'a> {
         report: &mut dyn FnMut(&Iteration),
     ) -> SearchResult {
         for depth in 1..=self.max_depth() {
+            self.root_best = None;
             let score = self.aspiration(root, depth, result.score);
             if self.aborted {
+                // Cut short: a root move that beat the previous best in a finished search of
+                // this depth is better informed than the last iteration's choice.
+                if let Some((best, score, pv)) = self.root_best.take() {
+                    if depth > 1 && Some(best) != result.best {
+                        result.best = Some(best);
+                        result.score = score;
+                        result.pv = pv;
+                    }
+                }
                 break;
             }
             result.score = score;
@@ -461,10 +498,21 @@ impl<'a> Worker<'a> {
             return MATE - (ply as i32 + 1);
         }
         let sel = self.shared.options.selective;
+        let eval = if !in_check && sel.any() {
+            self.shared.options.eval.value(p)
+        } else {
+            NO_EVAL
+        };
+        self.evals[ply] = eval;
+        // Better than two plies before (when both are known): prune less, reduce less.
+        let improving = eval != NO_EVAL && ply >= 2 && eval > self.evals[ply - 2];
         let mut futile = false;
         if !pv_node && !in_check && ply > 0 && sel.any() {
-            let eval = self.shared.options.eval.value(p);
-            if sel.futility && depth <= 5 && eval - 150 * depth >= beta && eval < MATE_BOUND {
+            if sel.futility
+                && depth <= 5
+                && eval - 150 * (depth - i32::from(improving)) >= beta
+                && eval < MATE_BOUND
+            {
                 return eval;
             }
             if sel.razoring && depth <= 2 && eval + 500 + 250 * depth < alpha {
@@ -477,7 +525,7 @@ impl<'a> Worker<'a> {
                 }
             }
             if sel.null_move && null_ok && depth >= 2 && eval >= beta && beta > -MATE_BOUND {
-                let r = 3 + depth / 4;
+                let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
                 let child = p.null_move();
                 // Repetitions are not looked for across a null move.
                 let floor = std::mem::replace(&mut self.floor, self.path.len());
@@ -508,7 +556,10 @@ impl<'a> Worker<'a> {
         let mut best = -INFINITE;
         let mut best_move = None;
         let mut quiet_seen = 0;
-        for (i, &(mv, stage, _)) in ordered.iter().enumerate() {
+        // The quiet moves searched so far (for the history's malus when another cuts off).
+        let mut quiets_tried: Vec<Move> = Vec::new();
+        let late_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
+        for (i, &(mv, stage, order)) in ordered.iter().enumerate() {
             // Whether it checks, from the move alone: pruned moves are never played.
             let check = p.gives_check(mv);
             let quiet = stage == Stage::Quiet && !check;
@@ -518,7 +569,7 @@ impl<'a> Worker<'a> {
             if i > 0 && !pv_node && !in_check && best > -MATE_BOUND {
                 if quiet
                     && (futile
-                        || sel.late_move_pruning && depth <= 6 && quiet_seen > 3 + depth * depth)
+                        || sel.late_move_pruning && depth <= 6 && quiet_seen > late_limit.max(2))
                 {
                     continue;
                 }
@@ -533,12 +584,19 @@ impl<'a> Worker<'a> {
                     }
                 }
             }
-            let extend =
-                self.shared.options.check_extension && check && ply < 2 * depth as usize + 8;
+            // Checks are extended, but not those that lose the checking piece.
+            let extend = self.shared.options.check_extension
+                && check
+                && ply < 2 * depth as usize + 8
+                && p.see(mv) >= 0;
             let child_depth = depth - 1 + i32::from(extend);
-            // Late quiet moves: two quiet moves in full first, the rest reduced.
+            // Late quiet moves: two quiet moves in full first, the rest reduced; less at
+            // principal-variation nodes, when improving and for a good history, more otherwise.
             let reduction = if sel.lmr && quiet && !in_check && depth >= 3 && quiet_seen > 2 {
-                lmr_reduction(depth, i).min(child_depth - 1)
+                let mut r = lmr_reduction(depth, i);
+                r += 1024 * i32::from(!pv_node) + 1024 * i32::from(!improving) - 1024;
+                r -= order * 1024 / 8_192;
+                (r / 1024).clamp(0, child_depth - 1)
             } else {
                 0
             };
@@ -576,13 +634,19 @@ impl<'a> Worker<'a> {
                     head[ply].push(mv);
                     head[ply].extend_from_slice(&tail[0]);
                 }
+                if ply == 0 && self.id == 0 && score > original_alpha {
+                    self.root_best = Some((mv, score, self.pv[0].clone()));
+                }
             }
             if alpha >= beta {
                 self.stages.cutoffs[stage as usize] += 1;
                 if p.captured(mv).is_none() {
-                    self.reward_quiet(p, mv, depth, ply);
+                    self.reward_quiet(p, mv, &quiets_tried, depth, ply);
                 }
                 break;
+            }
+            if p.captured(mv).is_none() && quiets_tried.len() < 64 {
+                quiets_tried.push(mv);
             }
         }
         let bound = if best >= beta {
@@ -596,7 +660,10 @@ impl<'a> Worker<'a> {
         best
     }
 
-    fn reward_quiet(&mut self, p: &Position, mv: Move, depth: i32, ply: usize) {
+    /// A quiet move `mv` cut off at `depth`: it becomes the ply's first killer, and its
+    /// history (and continuation history) gains what those of the quiet moves tried before it
+    /// (`tried`) lose.
+    fn reward_quiet(&mut self, p: &Position, mv: Move, tried: &[Move], depth: i32, ply: usize) {
         if !self.shared.options.staged {
             return;
         }
@@ -609,15 +676,17 @@ impl<'a> Worker<'a> {
             k.insert(0, mv);
             k.truncate(slots);
         }
-        if self.shared.options.history {
-            let h = &mut self.heur.history[history_index(p, mv)];
-            *h = (*h + depth * depth).min(1 << 24);
-        }
-        if self.shared.options.continuation {
-            let here = cont_index(p, mv);
-            for before in self.before(ply).into_iter().flatten() {
-                let h = &mut self.heur.continuation[before * CONT + here];
-                *h = (*h + depth * depth).min(1 << 24);
+        let bonus = history_bonus(depth);
+        let before = self.before(ply);
+        for (m, b) in std::iter::once((mv, bonus)).chain(tried.iter().map(|&m| (m, -bonus))) {
+            if self.shared.options.history {
+                gravity(&mut self.heur.history[history_index(p, m)], b);
+            }
+            if self.shared.options.continuation {
+                let here = cont_index(p, m);
+                for prev in before.into_iter().flatten() {
+                    gravity(&mut self.heur.continuation[prev * CONT + here], b);
+                }
             }
         }
     }
@@ -633,6 +702,22 @@ impl<'a> Worker<'a> {
         if self.out_of_limits() {
             return 0;
         }
+        // The table answers here too: any depth is deep enough for the quiescence search.
+        let key = p.key();
+        let mut hash_move = None;
+        if let Some(e) = self.shared.table.and_then(|t| t.probe(key)) {
+            let lower = from_table(e.lower.raw(), ply);
+            let upper = from_table(e.upper.raw(), ply);
+            if lower >= beta || upper <= alpha || lower == upper {
+                return if lower >= beta || lower == upper {
+                    lower
+                } else {
+                    upper
+                };
+            }
+            hash_move = e.best_move;
+        }
+        let original_alpha = alpha;
         let in_check = p.in_check();
         let mut moves = Vec::new();
         let mut best = -INFINITE;
@@ -654,7 +739,14 @@ impl<'a> Worker<'a> {
                 p.legal_captures(&mut moves);
             }
         }
-        moves.sort_by_key(|&mv| -mvv_lva(p, mv));
+        moves.sort_by_key(|&mv| {
+            if Some(mv) == hash_move {
+                i32::MIN
+            } else {
+                -mvv_lva(p, mv)
+            }
+        });
+        let mut best_move = None;
         for mv in moves {
             if !in_check && p.captured(mv).is_some() && !good_capture(p, mv) {
                 continue;
@@ -667,12 +759,21 @@ impl<'a> Worker<'a> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(mv);
                     if alpha >= beta {
                         break;
                     }
                 }
             }
         }
+        let bound = if best >= beta {
+            LOWER
+        } else if best > original_alpha {
+            EXACT
+        } else {
+            UPPER
+        };
+        self.store(key, 0, best, bound, best_move, ply);
         best
     }
 }
