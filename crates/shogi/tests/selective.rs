@@ -107,7 +107,12 @@ fn the_selective_search_reaches_a_depth_with_fewer_nodes() {
         6,
         u64::MAX,
     );
-    for (name, selective) in selective_sets().into_iter().skip(1) {
+    // The singular extension searches more, not less (below).
+    for (name, selective) in selective_sets()
+        .into_iter()
+        .skip(1)
+        .filter(|(name, _)| name != "Singular")
+    {
         let options = EngineOptions {
             selective,
             ..EngineOptions::preset("full").unwrap()
@@ -123,6 +128,29 @@ fn the_selective_search_reaches_a_depth_with_fewer_nodes() {
         };
         assert!(fewer, "{name}: {nodes} nodes against {exhaustive} without");
     }
+}
+
+#[test]
+fn the_singular_extension_acts_from_depth_six() {
+    let middle = "ln1g1gsnl/1r1s2k2/p1pppp1pp/6p2/1p7/2P6/PPSPPPPPP/2G4R1/LN2KGSNL b Bb 15";
+    let with = EngineOptions::preset("full").unwrap();
+    assert!(with.selective.singular, "on in the full preset");
+    let without = EngineOptions {
+        selective: Selective {
+            singular: false,
+            ..with.selective
+        },
+        ..with.clone()
+    };
+    // Below depth 6 it never asks (the root's children are 5 plies from the leaves at most).
+    assert_eq!(
+        search(middle, with.clone(), 6, u64::MAX).1,
+        search(middle, without.clone(), 6, u64::MAX).1
+    );
+    assert_ne!(
+        search(middle, with, 9, u64::MAX).1,
+        search(middle, without, 9, u64::MAX).1
+    );
 }
 
 #[test]

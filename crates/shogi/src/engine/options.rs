@@ -32,10 +32,10 @@ pub struct EngineOptions {
     pub quiet_checks: bool,
     /// Checking moves are searched one ply deeper.
     pub check_extension: bool,
-    /// Every node of the main search not in check first asks whether the side to move mates
-    /// at once ([`Position::mate_in_one`]) and if so returns the mate. Off in every preset: it
-    /// halves the nodes per second and at 100 ms a move did not play better (see
-    /// docs/shogi.md; in the quiescence search too it was worse still).
+    /// Every node of the main search not in check that the transposition table knows nothing
+    /// of first asks whether the side to move mates at once ([`Position::mate_in_one`]) and if
+    /// so returns the mate (as YaneuraOu does). Off in every preset: see docs/shogi.md for the
+    /// matches (asked at every node, it halved the nodes per second and played worse).
     pub mate_in_one: bool,
     /// The aspiration window's half-width in centipawns from depth 4 (0: full windows).
     pub aspiration: i32,
@@ -119,6 +119,12 @@ pub struct Selective {
     /// ([`Position::see`]) loses more than 150 centipawns a ply and quiet moves that lose more
     /// than `60 · depth²` are skipped (never the first move, never a check).
     pub see_pruning: bool,
+    /// Singular extension: at a node 6 plies or more from the leaves whose table move holds a
+    /// lower bound from a search at most 3 plies shallower, the other moves are searched at
+    /// half the depth against that bound less `2 · depth`; if none reaches it, the table move
+    /// is the only good one and is searched a ply deeper. If the bound beats beta even so,
+    /// the node fails high at once (multi-cut).
+    pub singular: bool,
 }
 
 impl Selective {
@@ -131,10 +137,11 @@ impl Selective {
         iir: true,
         late_move_pruning: true,
         see_pruning: true,
+        singular: true,
     };
 
     /// The switches by name (as USI options and in the lab), in order.
-    pub const NAMES: [&'static str; 7] = [
+    pub const NAMES: [&'static str; 8] = [
         "NullMove",
         "LMR",
         "Futility",
@@ -142,6 +149,7 @@ impl Selective {
         "IIR",
         "LateMovePruning",
         "SeePruning",
+        "Singular",
     ];
 
     /// The switch called `name` (one of [`Selective::NAMES`]).
@@ -154,6 +162,7 @@ impl Selective {
             "IIR" => &mut self.iir,
             "LateMovePruning" => &mut self.late_move_pruning,
             "SeePruning" => &mut self.see_pruning,
+            "Singular" => &mut self.singular,
             _ => return None,
         })
     }

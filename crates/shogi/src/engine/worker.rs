@@ -96,6 +96,8 @@ pub(super) struct Worker<'a> {
     /// root move that beat alpha in a finished search (so an iteration cut short by the clock
     /// still counts where it found a better move).
     root_best: Option<(Move, i32, Vec<Move>)>,
+    /// The move left out at each ply (the singular extension's search of the other moves).
+    excluded: Vec<Option<Move>>,
 }
 
 /// Lazy SMP's depth schedule: helper `id` skips the depths where this is true, so that the
@@ -196,6 +198,16 @@ fn good_capture(p: &Position, mv: Move) -> bool {
     p.see(mv) >= 0
 }
 
+/// What the singular extension's search says of the table's move.
+enum Singular {
+    /// Searched a ply deeper: no other move comes near it.
+    Extend,
+    /// The node fails high with this score: other moves beat beta too.
+    Cut(i32),
+    /// Searched as usual.
+    No,
+}
+
 const EXACT: u8 = 1;
 const LOWER: u8 = 2;
 const UPPER: u8 = 3;
@@ -223,6 +235,7 @@ impl<'a> Worker<'a> {
             moved: vec![None; MAX_PLY + 1],
             evals: vec![NO_EVAL; MAX_PLY + 1],
             root_best: None,
+            excluded: vec![None; MAX_PLY + 1],
         }
     }
 
@@ -478,8 +491,11 @@ impl<'a> Worker<'a> {
         let key = p.key();
         let pv_node = beta - alpha > 1;
         let entry = self.shared.table.and_then(|t| t.probe(key));
+        // The singular extension's search of the other moves: the table's entry is the node's
+        // own, so it neither answers nor orders, and nothing is stored.
+        let excluded = self.excluded[ply];
         let mut hash_move = None;
-        if let Some(e) = entry {
+        if let Some(e) = entry.filter(|_| excluded.is_none()) {
             hash_move = e.best_move;
             if e.depth >= depth as u32 && !pv_node && ply > 0 {
                 let lower = from_table(e.lower.raw(), ply);
@@ -494,7 +510,14 @@ impl<'a> Worker<'a> {
         }
         // The parent pushed this position with its check flag: no second attack test.
         let in_check = self.path.last().is_some_and(|&(_, check)| check);
-        if self.shared.options.mate_in_one && !in_check && ply > 0 && p.mate_in_one().is_some() {
+        // Only where the table knows nothing: a position it knows was searched (and a mate in
+        // one found) before, and the test is dear.
+        if self.shared.options.mate_in_one
+            && entry.is_none()
+            && !in_check
+            && ply > 0
+            && p.mate_in_one().is_some()
+        {
             return MATE - (ply as i32 + 1);
         }
         let sel = self.shared.options.selective;
@@ -507,7 +530,7 @@ impl<'a> Worker<'a> {
         // Better than two plies before (when both are known): prune less, reduce less.
         let improving = eval != NO_EVAL && ply >= 2 && eval > self.evals[ply - 2];
         let mut futile = false;
-        if !pv_node && !in_check && ply > 0 && sel.any() {
+        if !pv_node && !in_check && ply > 0 && excluded.is_none() && sel.any() {
             if sel.futility
                 && depth <= 5
                 && eval - 150 * (depth - i32::from(improving)) >= beta
@@ -544,14 +567,17 @@ impl<'a> Worker<'a> {
             const FUTILITY_MARGIN: [i32; 4] = [0, 200, 350, 500];
             futile = sel.futility && depth <= 3 && eval + FUTILITY_MARGIN[depth as usize] <= alpha;
         }
-        if sel.iir && hash_move.is_none() && depth >= 4 {
+        if sel.iir && hash_move.is_none() && excluded.is_none() && depth >= 4 {
             depth -= 1;
         }
         let moves = p.legal_moves();
         if moves.is_empty() {
             return -(MATE - ply as i32);
         }
-        let ordered = self.ordered(p, &moves, hash_move, ply);
+        let mut ordered = self.ordered(p, &moves, hash_move, ply);
+        if let Some(left_out) = excluded {
+            ordered.retain(|&(mv, _, _)| mv != left_out);
+        }
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
@@ -589,7 +615,14 @@ impl<'a> Worker<'a> {
                 && check
                 && ply < 2 * depth as usize + 8
                 && p.see(mv) >= 0;
-            let child_depth = depth - 1 + i32::from(extend);
+            let mut child_depth = depth - 1 + i32::from(extend);
+            if sel.singular && !extend && ply > 0 && depth >= 6 && Some(mv) == hash_move {
+                match self.singular(p, entry, depth, beta, ply) {
+                    Singular::Extend => child_depth += 1,
+                    Singular::Cut(score) => return score,
+                    Singular::No => {}
+                }
+            }
             // Late quiet moves: two quiet moves in full first, the rest reduced; less at
             // principal-variation nodes, when improving and for a good history, more otherwise.
             let reduction = if sel.lmr && quiet && !in_check && depth >= 3 && quiet_seen > 2 {
@@ -656,8 +689,53 @@ impl<'a> Worker<'a> {
         } else {
             UPPER
         };
-        self.store(key, depth, best, bound, best_move, ply);
+        if excluded.is_none() {
+            self.store(key, depth, best, bound, best_move, ply);
+        }
         best
+    }
+
+    /// Whether the table's move of `p` is singular: every other move, searched at half
+    /// `depth`, stays below the table's lower bound less a margin. See
+    /// [`super::Selective::singular`].
+    fn singular(
+        &mut self,
+        p: &Position,
+        entry: Option<prune_search::TtEntry<Move>>,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Singular {
+        let Some(e) = entry else {
+            return Singular::No;
+        };
+        let lower = from_table(e.lower.raw(), ply);
+        if e.depth + 3 < depth as u32 || lower <= -INFINITE || lower.abs() >= MATE_BOUND {
+            return Singular::No;
+        }
+        let Some(mv) = e.best_move else {
+            return Singular::No;
+        };
+        let singular_beta = lower - 2 * depth;
+        self.excluded[ply] = Some(mv);
+        let s = self.node_with(
+            p,
+            (depth - 1) / 2,
+            singular_beta - 1,
+            singular_beta,
+            ply,
+            false,
+        );
+        self.excluded[ply] = None;
+        if self.aborted {
+            Singular::No
+        } else if s < singular_beta {
+            Singular::Extend
+        } else if singular_beta >= beta {
+            Singular::Cut(singular_beta)
+        } else {
+            Singular::No
+        }
     }
 
     /// A quiet move `mv` cut off at `depth`: it becomes the ply's first killer, and its
