@@ -92,19 +92,24 @@ impl EvalKind {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Selective {
     /// Null-move pruning: when the static evaluation is at least beta, the opponent moves twice
-    /// in a row (the side to move passes) in a search `3 + depth / 4` plies shallower; if that
-    /// still fails high, so does the node. Never twice in a row. Shogi has no zugzwang worth
+    /// in a row (the side to move passes) in a search `4 + depth / 3` plies shallower, and up
+    /// to 3 plies more by how far the evaluation is above beta (one per 200 centipawns); if
+    /// that still fails high, so does the node. Never twice in a row. Shogi has no zugzwang worth
     /// the name (a piece in hand can always be dropped), so there is no verification search.
     pub null_move: bool,
     /// Late-move reductions: quiet moves late in the order (after the table's move, the
     /// captures, the killers and two more) that do not give check are searched
-    /// `ln(depth) · ln(index) / 2` plies shallower with a null window, and again at full depth
-    /// when they beat alpha.
+    /// `ln(depth) · ln(index) / 2` plies shallower with a null window (a ply more off the
+    /// principal variation and when the side to move is not improving on its position two
+    /// plies before, a ply less at the principal variation and in all a ply less per 8,192 of
+    /// history), and again at full depth when they beat alpha.
     pub lmr: bool,
-    /// Futility pruning at the frontier: with 1 to 3 plies left, when the static evaluation
-    /// plus a margin (200, 350, 500 centipawns) cannot reach alpha, quiet moves that do not
-    /// check are skipped; and its reverse: with up to 5 plies left, an evaluation that beats
-    /// beta by 150 centipawns a ply returns at once.
+    /// Futility pruning: a quiet move that does not check is skipped when the static
+    /// evaluation plus `100 + 150 · d` centipawns cannot reach alpha, where `d` (below 8) is
+    /// the depth it would be searched at after its late-move reduction; and its reverse: with
+    /// up to 12 plies left, an evaluation at least beta that beats it by 80 centipawns a ply
+    /// (200 less when improving) returns `(2 · beta + evaluation) / 3` at once, unless the
+    /// table's move is a quiet one.
     pub futility: bool,
     /// Razoring: with 1 or 2 plies left, an evaluation 500 + 250 · depth centipawns below alpha
     /// asks the quiescence search, and a node it confirms below alpha returns its value.
@@ -112,8 +117,9 @@ pub struct Selective {
     /// Internal iterative reduction: a node with 4 plies or more left and no move from the
     /// table is searched one ply shallower (its first search fills the table for the next).
     pub iir: bool,
-    /// Late-move pruning (move-count pruning): with up to 6 plies left, quiet moves that do not
-    /// check are skipped once `3 + depth²` of them have been searched.
+    /// Late-move pruning (move-count and history pruning): quiet moves that do not check are
+    /// skipped from the `(3 + depth²) / 2`-th move on (`3 + depth²` when improving), and when
+    /// their history is below `-4,000 · depth`.
     pub late_move_pruning: bool,
     /// Static-exchange pruning: with up to 5 plies left, captures whose exchange
     /// ([`Position::see`]) loses more than 150 centipawns a ply and quiet moves that lose more

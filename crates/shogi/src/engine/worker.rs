@@ -529,11 +529,14 @@ impl<'a> Worker<'a> {
         self.evals[ply] = eval;
         // Better than two plies before (when both are known): prune less, reduce less.
         let improving = eval != NO_EVAL && ply >= 2 && eval > self.evals[ply - 2];
-        let mut futile = false;
         if !pv_node && !in_check && ply > 0 && excluded.is_none() && sel.any() {
+            // Reverse futility: far enough above beta that the plies left will not bring it
+            // down, unless the table's move is a quiet one (a plan the evaluation cannot see).
+            let quiet_plan = hash_move.is_some_and(|m| p.captured(m).is_none());
             if sel.futility
-                && depth <= 5
-                && eval - 150 * (depth - i32::from(improving)) >= beta
+                && depth <= 8
+                && !quiet_plan
+                && eval - 100 * (depth - i32::from(improving)) >= beta
                 && eval < MATE_BOUND
             {
                 return eval;
@@ -564,8 +567,6 @@ impl<'a> Worker<'a> {
                     return if s >= MATE_BOUND { beta } else { s };
                 }
             }
-            const FUTILITY_MARGIN: [i32; 4] = [0, 200, 350, 500];
-            futile = sel.futility && depth <= 3 && eval + FUTILITY_MARGIN[depth as usize] <= alpha;
         }
         if sel.iir && hash_move.is_none() && excluded.is_none() && depth >= 4 {
             depth -= 1;
@@ -584,7 +585,9 @@ impl<'a> Worker<'a> {
         let mut quiet_seen = 0;
         // The quiet moves searched so far (for the history's malus when another cuts off).
         let mut quiets_tried: Vec<Move> = Vec::new();
-        let late_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
+        // Move-count pruning: quiet moves after this many moves.
+        let late_limit = ((3 + depth * depth) / if improving { 1 } else { 2 }).max(2) as usize;
+        let prunes = !pv_node && !in_check && eval != NO_EVAL;
         for (i, &(mv, stage, order)) in ordered.iter().enumerate() {
             // Whether it checks, from the move alone: pruned moves are never played.
             let check = p.gives_check(mv);
@@ -592,12 +595,18 @@ impl<'a> Worker<'a> {
             if quiet {
                 quiet_seen += 1;
             }
-            if i > 0 && !pv_node && !in_check && best > -MATE_BOUND {
-                if quiet
-                    && (futile
-                        || sel.late_move_pruning && depth <= 6 && quiet_seen > late_limit.max(2))
-                {
-                    continue;
+            if i > 0 && prunes && best > -MATE_BOUND {
+                if quiet {
+                    if sel.late_move_pruning && (i >= late_limit || order < -4_000 * depth) {
+                        continue; // late, or its history says it fails
+                    }
+                    // Futility: the depth it would be searched at after its reduction, and
+                    // the evaluation plus what so many plies can gain still below alpha.
+                    let lmr_depth = depth - 1 - lmr_reduction(depth, i) / 1024;
+                    if sel.futility && lmr_depth < 8 && eval + 100 + 150 * lmr_depth.max(0) <= alpha
+                    {
+                        continue;
+                    }
                 }
                 if sel.see_pruning && depth <= 5 && !check {
                     let limit = if stage == Stage::Quiet {
