@@ -6,6 +6,7 @@
 
 use prune_search::{Evaluator, Score};
 
+use crate::bitboard::squares;
 use crate::position::{Color, Kind, Move, Piece, Position, Square};
 
 /// The value of a piece of `kind` on the board, in hundredths of a pawn.
@@ -38,7 +39,7 @@ impl MaterialEval {
     pub fn value(&self, p: &Position) -> i32 {
         let us = p.side_to_move();
         let mut total = 0;
-        for s in (0..81u8).map(Square) {
+        for s in squares(p.occupied()) {
             if let Some(piece) = p.piece(s) {
                 let v = value(piece.kind);
                 total += if piece.color == us { v } else { -v };
@@ -114,7 +115,7 @@ impl HandMadeEval {
         let mut total = 0;
         let kings = [p.king(Color::Black), p.king(Color::White)];
         let mut defenders = [0i32; 2];
-        for s in (0..81u8).map(Square) {
+        for s in squares(p.occupied()) {
             let Some(Piece { color: owner, kind }) = p.piece(s) else {
                 continue;
             };

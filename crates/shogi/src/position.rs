@@ -391,7 +391,7 @@ impl Position {
 
     /// Every occupied square.
     #[inline]
-    fn occupied(&self) -> Bitboard {
+    pub(crate) fn occupied(&self) -> Bitboard {
         self.colors[0] | self.colors[1]
     }
 

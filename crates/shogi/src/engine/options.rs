@@ -107,9 +107,8 @@ pub struct Selective {
     /// Futility pruning: a quiet move that does not check is skipped when the static
     /// evaluation plus `100 + 150 · d` centipawns cannot reach alpha, where `d` (below 8) is
     /// the depth it would be searched at after its late-move reduction; and its reverse: with
-    /// up to 12 plies left, an evaluation at least beta that beats it by 80 centipawns a ply
-    /// (200 less when improving) returns `(2 · beta + evaluation) / 3` at once, unless the
-    /// table's move is a quiet one.
+    /// up to 5 plies left, an evaluation that beats beta by 150 centipawns a ply (a ply fewer
+    /// when the side to move is improving) returns at once.
     pub futility: bool,
     /// Razoring: with 1 or 2 plies left, an evaluation 500 + 250 · depth centipawns below alpha
     /// asks the quiescence search, and a node it confirms below alpha returns its value.

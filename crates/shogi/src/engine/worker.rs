@@ -530,13 +530,9 @@ impl<'a> Worker<'a> {
         // Better than two plies before (when both are known): prune less, reduce less.
         let improving = eval != NO_EVAL && ply >= 2 && eval > self.evals[ply - 2];
         if !pv_node && !in_check && ply > 0 && excluded.is_none() && sel.any() {
-            // Reverse futility: far enough above beta that the plies left will not bring it
-            // down, unless the table's move is a quiet one (a plan the evaluation cannot see).
-            let quiet_plan = hash_move.is_some_and(|m| p.captured(m).is_none());
             if sel.futility
-                && depth <= 8
-                && !quiet_plan
-                && eval - 100 * (depth - i32::from(improving)) >= beta
+                && depth <= 5
+                && eval - 150 * (depth - i32::from(improving)) >= beta
                 && eval < MATE_BOUND
             {
                 return eval;
