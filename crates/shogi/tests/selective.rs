@@ -133,14 +133,11 @@ fn the_selective_search_reaches_a_depth_with_fewer_nodes() {
 #[test]
 fn the_singular_extension_acts_from_depth_six() {
     let middle = "ln1g1gsnl/1r1s2k2/p1pppp1pp/6p2/1p7/2P6/PPSPPPPPP/2G4R1/LN2KGSNL b Bb 15";
-    let with = EngineOptions::preset("full").unwrap();
-    assert!(with.selective.singular, "on in the full preset");
-    let without = EngineOptions {
-        selective: Selective {
-            singular: false,
-            ..with.selective
-        },
-        ..with.clone()
+    let without = EngineOptions::preset("full").unwrap();
+    assert!(!without.selective.singular, "off in the full preset");
+    let with = EngineOptions {
+        selective: Selective::ALL,
+        ..without.clone()
     };
     // Below depth 6 it never asks (the root's children are 5 plies from the leaves at most).
     assert_eq!(

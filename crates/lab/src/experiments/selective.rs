@@ -68,8 +68,12 @@ fn configs() -> Vec<Config> {
         });
     }
     configs.push(Config {
-        name: "all (full)".into(),
+        name: "all".into(),
         selective: Selective::ALL,
+    });
+    configs.push(Config {
+        name: "full (all but Singular)".into(),
+        selective: Selective::FULL,
     });
     for name in Selective::NAMES {
         let mut but = Selective::ALL;

@@ -145,6 +145,13 @@ impl Selective {
         singular: true,
     };
 
+    /// The `full` preset's switches: all but [`Selective::singular`], which played worse
+    /// (docs/shogi.md).
+    pub const FULL: Selective = Selective {
+        singular: false,
+        ..Selective::ALL
+    };
+
     /// The switches by name (as USI options and in the lab), in order.
     pub const NAMES: [&'static str; 8] = [
         "NullMove",
@@ -206,7 +213,7 @@ impl EngineOptions {
             mate_in_one: false,
             aspiration: 60,
             eval: EvalKind::HandMade,
-            selective: Selective::ALL,
+            selective: Selective::FULL,
         };
         Some(match name {
             "full" => full,

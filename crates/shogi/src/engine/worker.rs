@@ -14,7 +14,7 @@ use super::{
     MAX_DEPTH, MAX_PLY, QUIESCENCE_PLIES,
 };
 use crate::eval::value;
-use crate::position::{Move, Position};
+use crate::position::{Move, Position, Square};
 use crate::record::{repetition, Repetition};
 
 /// What a thread learns about move order and keeps from one search to the next.
@@ -98,6 +98,9 @@ pub(super) struct Worker<'a> {
     root_best: Option<(Move, i32, Vec<Move>)>,
     /// The move left out at each ply (the singular extension's search of the other moves).
     excluded: Vec<Option<Move>>,
+    /// The target square of the move played at each ply of the current path (`None`: a null
+    /// move): the quiescence search never prunes a recapture there.
+    target: Vec<Option<Square>>,
 }
 
 /// Lazy SMP's depth schedule: helper `id` skips the depths where this is true, so that the
@@ -183,6 +186,13 @@ fn cont_index(p: &Position, mv: Move) -> usize {
     p.placed(mv) as usize * 81 + to.0 as usize
 }
 
+/// The square a move goes to.
+fn target(mv: Move) -> Square {
+    match mv {
+        Move::Normal { to, .. } | Move::Drop { to, .. } => to,
+    }
+}
+
 fn mvv_lva(p: &Position, mv: Move) -> i32 {
     let victim = p.captured(mv).map_or(0, |q| value(q.kind));
     let attacker = match mv {
@@ -236,6 +246,7 @@ impl<'a> Worker<'a> {
             evals: vec![NO_EVAL; MAX_PLY + 1],
             root_best: None,
             excluded: vec![None; MAX_PLY + 1],
+            target: vec![None; MAX_PLY + 1],
         }
     }
 
@@ -553,6 +564,7 @@ impl<'a> Worker<'a> {
                 let floor = std::mem::replace(&mut self.floor, self.path.len());
                 self.path.push((child.key(), false));
                 self.moved[ply] = None;
+                self.target[ply] = None;
                 let s = -self.node_with(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 self.path.pop();
                 self.floor = floor;
@@ -643,6 +655,7 @@ impl<'a> Worker<'a> {
             if self.shared.options.continuation {
                 self.moved[ply] = Some(cont_index(p, mv));
             }
+            self.target[ply] = Some(target(mv));
             self.stages.searched[stage as usize] += 1;
             let score = if i == 0 {
                 -self.node(&child, child_depth, -beta, -alpha, ply + 1)
@@ -830,10 +843,29 @@ impl<'a> Worker<'a> {
             }
         });
         let mut best_move = None;
+        // Futility in the quiescence search: past the first two, or when even the captured
+        // piece and a margin leave it below alpha, a capture that neither checks nor takes
+        // back on the last move's square is not searched.
+        let prune = !in_check && self.shared.options.selective.futility;
+        let recapture_square = ply.checked_sub(1).and_then(|i| self.target[i]);
+        let futility_base = best + 200;
+        let mut tried = 0;
         for mv in moves {
             if !in_check && p.captured(mv).is_some() && !good_capture(p, mv) {
                 continue;
             }
+            tried += 1;
+            if prune && Some(target(mv)) != recapture_square && !p.gives_check(mv) {
+                if tried > 2 {
+                    continue;
+                }
+                let gain = futility_base + p.captured(mv).map_or(0, |c| value(c.kind));
+                if gain <= alpha {
+                    best = best.max(gain);
+                    continue;
+                }
+            }
+            self.target[ply] = Some(target(mv));
             let score = -self.quiescence(&p.play(mv), -beta, -alpha, ply + 1, q + 1);
             if self.aborted {
                 return 0;
