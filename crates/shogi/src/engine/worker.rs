@@ -186,6 +186,30 @@ fn cont_index(p: &Position, mv: Move) -> usize {
     p.placed(mv) as usize * 81 + to.0 as usize
 }
 
+/// The picker's order: the earlier stage first, then the higher key.
+fn picker_order(a: &(Move, Stage, i32), b: &(Move, Stage, i32)) -> std::cmp::Ordering {
+    a.1.cmp(&b.1).then(b.2.cmp(&a.2))
+}
+
+/// Puts the move to search `i`-th in place, as a stable sort by [`picker_order`] would: the
+/// first few by selection (most nodes cut off after one or two moves), the rest by one
+/// sort when the search gets that far. Equal keys keep the generation order.
+fn pick(moves: &mut [(Move, Stage, i32)], i: usize) {
+    const SELECTED: usize = 3;
+    if i < SELECTED {
+        let mut best = i;
+        for j in i + 1..moves.len() {
+            if picker_order(&moves[j], &moves[best]).is_lt() {
+                best = j;
+            }
+        }
+        // A rotation, not a swap: the others keep their relative order.
+        moves[i..=best].rotate_right(1);
+    } else if i == SELECTED {
+        moves[i..].sort_by(picker_order);
+    }
+}
+
 /// The square a move goes to.
 fn target(mv: Move) -> Square {
     match mv {
@@ -410,7 +434,8 @@ impl<'a> Worker<'a> {
         })
     }
 
-    /// The moves of `p` in the picker's order, each with its stage.
+    /// The moves of `p` with their stages and keys, unordered: [`pick`] orders them as the
+    /// search goes.
     fn ordered(
         &self,
         p: &Position,
@@ -418,7 +443,7 @@ impl<'a> Worker<'a> {
         hash: Option<Move>,
         ply: usize,
     ) -> Vec<(Move, Stage, i32)> {
-        let mut keyed: Vec<(Move, Stage, i32)> = moves
+        let keyed: Vec<(Move, Stage, i32)> = moves
             .iter()
             .map(|&mv| {
                 if Some(mv) == hash {
@@ -456,8 +481,6 @@ impl<'a> Worker<'a> {
                 (mv, Stage::Quiet, h)
             })
             .collect();
-        // Stable: equal keys keep the generation order.
-        keyed.sort_by(|a, b| a.1.cmp(&b.1).then(b.2.cmp(&a.2)));
         keyed
     }
 
@@ -596,7 +619,9 @@ impl<'a> Worker<'a> {
         // Move-count pruning: quiet moves after this many moves.
         let late_limit = ((3 + depth * depth) / if improving { 1 } else { 2 }).max(2) as usize;
         let prunes = !pv_node && !in_check && eval != NO_EVAL;
-        for (i, &(mv, stage, order)) in ordered.iter().enumerate() {
+        for i in 0..ordered.len() {
+            pick(&mut ordered, i);
+            let (mv, stage, order) = ordered[i];
             // Whether it checks, from the move alone: pruned moves are never played.
             let check = p.gives_check(mv);
             let quiet = stage == Stage::Quiet && !check;
