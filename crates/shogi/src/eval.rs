@@ -72,9 +72,27 @@ impl Evaluator<Position> for MaterialEval {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HandMadeEval;
 
+/// The Chebyshev distance (king steps) between every two squares, by index.
+const DISTANCE: [[u8; 81]; 81] = {
+    let mut table = [[0; 81]; 81];
+    let mut a: usize = 0;
+    while a < 81 {
+        let mut b: usize = 0;
+        while b < 81 {
+            let files = (a / 9).abs_diff(b / 9);
+            let ranks = (a % 9).abs_diff(b % 9);
+            table[a][b] = if files > ranks { files } else { ranks } as u8;
+            b += 1;
+        }
+        a += 1;
+    }
+    table
+};
+
 /// The Chebyshev distance between two squares (king steps).
+#[inline]
 fn distance(a: Square, b: Square) -> u8 {
-    a.file().abs_diff(b.file()).max(a.rank().abs_diff(b.rank()))
+    DISTANCE[a.0 as usize][b.0 as usize]
 }
 
 /// How far `square` is from `color`'s own back rank (0 on it, 8 on the far one).
