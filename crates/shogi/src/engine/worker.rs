@@ -101,7 +101,13 @@ pub(super) struct Worker<'a> {
     /// The target square of the move played at each ply of the current path (`None`: a null
     /// move): the quiescence search never prunes a recapture there.
     target: Vec<Option<Square>>,
+    /// Each ply's move buffers, reused from node to node (no allocation per node): the
+    /// legal moves, and the same with their stages and keys.
+    buffers: Vec<(Vec<Move>, Vec<Keyed>)>,
 }
+
+/// A move with its picker stage and its key within the stage.
+type Keyed = (Move, Stage, i32);
 
 /// Lazy SMP's depth schedule: helper `id` skips the depths where this is true, so that the
 /// threads spread over neighbouring depths instead of all searching the same tree in step
@@ -187,14 +193,14 @@ fn cont_index(p: &Position, mv: Move) -> usize {
 }
 
 /// The picker's order: the earlier stage first, then the higher key.
-fn picker_order(a: &(Move, Stage, i32), b: &(Move, Stage, i32)) -> std::cmp::Ordering {
+fn picker_order(a: &Keyed, b: &Keyed) -> std::cmp::Ordering {
     a.1.cmp(&b.1).then(b.2.cmp(&a.2))
 }
 
 /// Puts the move to search `i`-th in place, as a stable sort by [`picker_order`] would: the
 /// first few by selection (most nodes cut off after one or two moves), the rest by one
 /// sort when the search gets that far. Equal keys keep the generation order.
-fn pick(moves: &mut [(Move, Stage, i32)], i: usize) {
+fn pick(moves: &mut [Keyed], i: usize) {
     const SELECTED: usize = 3;
     if i < SELECTED {
         let mut best = i;
@@ -271,6 +277,7 @@ impl<'a> Worker<'a> {
             root_best: None,
             excluded: vec![None; MAX_PLY + 1],
             target: vec![None; MAX_PLY + 1],
+            buffers: vec![(Vec::new(), Vec::new()); MAX_PLY + 1],
         }
     }
 
@@ -442,46 +449,44 @@ impl<'a> Worker<'a> {
         moves: &[Move],
         hash: Option<Move>,
         ply: usize,
-    ) -> Vec<(Move, Stage, i32)> {
-        let keyed: Vec<(Move, Stage, i32)> = moves
-            .iter()
-            .map(|&mv| {
-                if Some(mv) == hash {
-                    return (mv, Stage::HashMove, 0);
-                }
-                let capture = p.captured(mv).is_some();
-                if !self.shared.options.staged {
-                    return if capture {
-                        (mv, Stage::GoodCapture, mvv_lva(p, mv))
-                    } else {
-                        (mv, Stage::Quiet, 0)
-                    };
-                }
-                if capture {
-                    return if good_capture(p, mv) {
-                        (mv, Stage::GoodCapture, mvv_lva(p, mv))
-                    } else {
-                        (mv, Stage::BadCapture, mvv_lva(p, mv))
-                    };
-                }
-                if let Some(slot) = self.heur.killers[ply].iter().position(|&k| k == mv) {
-                    return (mv, Stage::Killer, -(slot as i32));
-                }
-                let mut h = if self.shared.options.history {
-                    self.heur.history[history_index(p, mv)]
+        keyed: &mut Vec<Keyed>,
+    ) {
+        keyed.clear();
+        keyed.extend(moves.iter().map(|&mv| {
+            if Some(mv) == hash {
+                return (mv, Stage::HashMove, 0);
+            }
+            let capture = p.captured(mv).is_some();
+            if !self.shared.options.staged {
+                return if capture {
+                    (mv, Stage::GoodCapture, mvv_lva(p, mv))
                 } else {
-                    0
+                    (mv, Stage::Quiet, 0)
                 };
-                if self.shared.options.continuation {
-                    let here = cont_index(p, mv);
-                    for before in self.before(ply).into_iter().flatten() {
-                        h += self.heur.continuation[before * CONT + here];
-                    }
+            }
+            if capture {
+                return if good_capture(p, mv) {
+                    (mv, Stage::GoodCapture, mvv_lva(p, mv))
+                } else {
+                    (mv, Stage::BadCapture, mvv_lva(p, mv))
+                };
+            }
+            if let Some(slot) = self.heur.killers[ply].iter().position(|&k| k == mv) {
+                return (mv, Stage::Killer, -(slot as i32));
+            }
+            let mut h = if self.shared.options.history {
+                self.heur.history[history_index(p, mv)]
+            } else {
+                0
+            };
+            if self.shared.options.continuation {
+                let here = cont_index(p, mv);
+                for before in self.before(ply).into_iter().flatten() {
+                    h += self.heur.continuation[before * CONT + here];
                 }
-                (mv, Stage::Quiet, h)
-            })
-            .collect();
-        keyed
+            }
+            (mv, Stage::Quiet, h)
+        }));
     }
 
     fn node(&mut self, p: &Position, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -602,11 +607,16 @@ impl<'a> Worker<'a> {
         if sel.iir && hash_move.is_none() && excluded.is_none() && depth >= 4 {
             depth -= 1;
         }
-        let moves = p.legal_moves();
+        // This ply's buffers, taken for the node (a search at the same ply inside it, the
+        // singular extension's, finds them empty and allocates its own) and given back at the
+        // end.
+        let (mut moves, mut ordered) = std::mem::take(&mut self.buffers[ply]);
+        moves.clear();
+        p.generate_legal(&mut moves);
         if moves.is_empty() {
             return -(MATE - ply as i32);
         }
-        let mut ordered = self.ordered(p, &moves, hash_move, ply);
+        self.ordered(p, &moves, hash_move, ply, &mut ordered);
         if let Some(left_out) = excluded {
             ordered.retain(|&(mv, _, _)| mv != left_out);
         }
@@ -735,6 +745,7 @@ impl<'a> Worker<'a> {
         if excluded.is_none() {
             self.store(key, depth, best, bound, best_move, ply);
         }
+        self.buffers[ply] = (moves, ordered);
         best
     }
 
@@ -840,7 +851,9 @@ impl<'a> Worker<'a> {
         }
         let original_alpha = alpha;
         let in_check = p.in_check();
-        let mut moves = Vec::new();
+        // The ply's buffer, as in the main search.
+        let mut moves = std::mem::take(&mut self.buffers[ply].0);
+        moves.clear();
         let mut best = -INFINITE;
         if in_check {
             p.generate_legal(&mut moves);
@@ -875,7 +888,7 @@ impl<'a> Worker<'a> {
         let recapture_square = ply.checked_sub(1).and_then(|i| self.target[i]);
         let futility_base = best + 200;
         let mut tried = 0;
-        for mv in moves {
+        for &mv in &moves {
             if !in_check && p.captured(mv).is_some() && !good_capture(p, mv) {
                 continue;
             }
@@ -914,6 +927,7 @@ impl<'a> Worker<'a> {
             UPPER
         };
         self.store(key, 0, best, bound, best_move, ply);
+        self.buffers[ply].0 = moves;
         best
     }
 }
