@@ -17,6 +17,12 @@ pub(crate) trait MoveSink {
     fn done(&self) -> bool {
         false
     }
+
+    /// The squares it wants drops on (the generator makes no others).
+    #[inline(always)]
+    fn drop_squares(&self) -> Bitboard {
+        !0
+    }
 }
 
 impl MoveSink for Vec<Move> {
@@ -284,6 +290,7 @@ impl Position {
             (0, 0)
         };
         self.board_moves(moves, king, occupied, targets, captures_only);
+        let drop_targets = drop_targets & moves.drop_squares();
         if drop_targets != 0 && !moves.done() {
             self.drops(moves, drop_targets, uchifuzume);
         }
@@ -481,6 +488,7 @@ impl Position {
         let mut finder = MateFinder {
             position: self,
             checks,
+            any_check: checks.iter().fold(0, |all, &b| all | b),
             lines,
             found: None,
         };
@@ -493,6 +501,8 @@ impl Position {
 struct MateFinder<'a> {
     position: &'a Position,
     checks: [Bitboard; 14],
+    /// Every square some kind checks from.
+    any_check: Bitboard,
     lines: Bitboard,
     found: Option<Move>,
 }
@@ -500,6 +510,11 @@ struct MateFinder<'a> {
 impl MoveSink for MateFinder<'_> {
     fn done(&self) -> bool {
         self.found.is_some()
+    }
+
+    /// A drop checks only directly: from where some kind attacks the king.
+    fn drop_squares(&self) -> Bitboard {
+        self.any_check
     }
 
     fn push(&mut self, mv: Move) {
@@ -511,9 +526,12 @@ impl MoveSink for MateFinder<'_> {
             Move::Normal { from, to, .. } => (to, Some(from)),
             Move::Drop { to, .. } => (to, None),
         };
-        let kind = p.placed(mv);
-        let direct = self.checks[kind as usize] & bit(to) != 0;
         let discovered = from.is_some_and(|f| self.lines & bit(f) != 0);
+        // Most moves go nowhere any kind checks from: rejected before asking the kind.
+        if !discovered && self.any_check & bit(to) == 0 {
+            return;
+        }
+        let direct = self.checks[p.placed(mv) as usize] & bit(to) != 0;
         if !direct && !discovered {
             return;
         }
