@@ -10,10 +10,11 @@
 //!
 //! Options: `USI_Hash` (MiB), `Preset` (full, exhaustive, plain, minimal), `Eval` (hand:
 //! material and king safety; material), `Killers` (0-8), the selective search's switches
-//! (`NullMove`, `LMR`, `Futility`, `Razoring`, `IIR`, `LateMovePruning`, `SeePruning`: true or
-//! false), `QuiescenceChecks`, `MateInOne`, `ContinuationHistory` and `CheckExtension` (true or false), `NetworkDelay` (milliseconds kept back from
-//! every allotment for the GUI and the pipe, 60 by default), `Threads` (1 to 256: Lazy SMP, the
-//! threads share the table).
+//! (`NullMove`, `LMR`, `Futility`, `Razoring`, `IIR`, `LateMovePruning`, `SeePruning`,
+//! `Singular`: true or false), `QuiescenceChecks`, `MateInOne`, `ContinuationHistory` and
+//! `CheckExtension` (true or false), `NetworkDelay` (milliseconds kept back from every allotment
+//! for the GUI and the pipe, 60 by default), `Threads` (1 to 256: Lazy SMP, the threads share
+//! the table).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
