@@ -249,10 +249,6 @@ enum Singular {
     No,
 }
 
-const EXACT: u8 = 1;
-const LOWER: u8 = 2;
-const UPPER: u8 = 3;
-
 impl<'a> Worker<'a> {
     /// Thread `id` (0: the main one) of a search whose path so far (the game before the root,
     /// and the root) is `path`.
@@ -419,15 +415,27 @@ impl<'a> Worker<'a> {
         self.aborted
     }
 
-    fn store(&self, key: u64, depth: i32, score: i32, bound: u8, mv: Option<Move>, ply: usize) {
+    /// Stores `score`, the result of a search of window `(alpha, beta)`: a lower bound when it
+    /// reached beta, an upper bound when it did not pass alpha, else exact.
+    fn store(
+        &self,
+        key: u64,
+        depth: i32,
+        score: i32,
+        (alpha, beta): (i32, i32),
+        mv: Option<Move>,
+        ply: usize,
+    ) {
         let Some(table) = self.shared.table else {
             return;
         };
         let s = Score::from_raw(to_table(score, ply));
-        let (lower, upper) = match bound {
-            EXACT => (s, s),
-            LOWER => (s, Score::INFINITY),
-            _ => (-Score::INFINITY, s),
+        let (lower, upper) = if score >= beta {
+            (s, Score::INFINITY)
+        } else if score > alpha {
+            (s, s)
+        } else {
+            (-Score::INFINITY, s)
         };
         table.store(key, depth.max(0) as u32, lower, upper, mv);
     }
@@ -736,15 +744,8 @@ impl<'a> Worker<'a> {
                 quiets_tried.push(mv);
             }
         }
-        let bound = if best >= beta {
-            LOWER
-        } else if best > original_alpha {
-            EXACT
-        } else {
-            UPPER
-        };
         if excluded.is_none() {
-            self.store(key, depth, best, bound, best_move, ply);
+            self.store(key, depth, best, (original_alpha, beta), best_move, ply);
         }
         self.buffers[ply] = (moves, ordered);
         best
@@ -920,14 +921,7 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        let bound = if best >= beta {
-            LOWER
-        } else if best > original_alpha {
-            EXACT
-        } else {
-            UPPER
-        };
-        self.store(key, 0, best, bound, best_move, ply);
+        self.store(key, 0, best, (original_alpha, beta), best_move, ply);
         self.buffers[ply].0 = moves;
         best
     }
