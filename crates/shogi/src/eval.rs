@@ -1,12 +1,13 @@
 //! Hand-made evaluations of shogi positions (neither is a trained network):
 //! - [`MaterialEval`]: material on the board and in hand;
 //! - [`HandMadeEval`]: material, plus king safety — the king's defenders, the attackers near
-//!   it, its rank, the opponent's pieces in hand against a bare king — and the piece-square
-//!   term of the king's rank. The playing engine ([`crate::engine`]) uses it.
+//!   it, its rank, the opponent's pieces in hand against a bare king, and the attacks on the
+//!   squares around it, counted piece by piece and weighed more than in proportion — and the
+//!   mobility of the long-range pieces. The playing engine ([`crate::engine`]) uses it.
 
 use prune_search::{Evaluator, Score};
 
-use crate::bitboard::squares;
+use crate::bitboard::{attacks, squares, step_attacks};
 use crate::position::{Color, Kind, Move, Piece, Position, Square};
 
 /// The value of a piece of `kind` on the board, in hundredths of a pawn.
@@ -127,13 +128,41 @@ fn attack_bonus(kind: Kind) -> i32 {
     }
 }
 
+/// King danger, per attack unit on the enemy king's zone (and in [`DANGER_SQUARE`]).
+const DANGER_UNIT: i32 = 10;
+/// King danger grows as the square of the attack units, divided by this.
+const DANGER_SQUARE: i32 = 2;
+/// Per square a rook, bishop, lance, dragon or horse can move to.
+const MOBILITY: i32 = 2;
+
+/// Whether `kind` moves along lines (its mobility counts).
+fn is_slider(kind: Kind) -> bool {
+    matches!(
+        kind,
+        Kind::Rook | Kind::Bishop | Kind::Dragon | Kind::Horse | Kind::Lance
+    )
+}
+
 impl HandMadeEval {
     /// The value of `p` for `color` (positive: good for `color`), material included.
+    ///
+    /// King danger: each attack of a piece on a square next to the enemy king is two units,
+    /// each piece in hand other than a pawn one (it can be dropped there); a side's units `u`
+    /// are worth `DANGER_UNIT · u + u² / DANGER_SQUARE`. Tuned by matches against
+    /// YaneuraOu-material at equal nodes (docs/shogi.md): the square term, the mobility and
+    /// their weights each helped there; counting the defender's own attacks on those squares
+    /// against the attacker, and pieces in hand worth less or more than 1.1 times a piece on
+    /// the board, did not.
     pub fn value_for(&self, p: &Position, color: Color) -> i32 {
         let mut total = 0;
         let kings = [p.king(Color::Black), p.king(Color::White)];
         let mut defenders = [0i32; 2];
-        for s in squares(p.occupied()) {
+        let occupied = p.occupied();
+        // The squares next to each king (the step set of a king is the same for both colours).
+        let zones = kings.map(|k| k.map_or(0, |k| step_attacks(Color::Black, Kind::King, k)));
+        let mut units = [0i32; 2];
+        let mut mobility = [0i32; 2];
+        for s in squares(occupied) {
             let Some(Piece { color: owner, kind }) = p.piece(s) else {
                 continue;
             };
@@ -162,6 +191,12 @@ impl HandMadeEval {
                         v += attack_bonus(kind);
                     }
                 }
+                let reach = attacks(owner, kind, s, occupied);
+                units[owner as usize] +=
+                    2 * (reach & zones[owner.flip() as usize]).count_ones() as i32;
+                if is_slider(kind) {
+                    mobility[owner as usize] += (reach & !p.pieces_of(owner)).count_ones() as i32;
+                }
             } else {
                 v += match advance(owner, s) {
                     0 => 20,
@@ -185,6 +220,9 @@ impl HandMadeEval {
             // Pieces in hand are worth more against a king with few defenders.
             let exposed = (4 - defenders[owner.flip() as usize]).max(0);
             total += sign * 6 * in_hand * exposed;
+            let u = units[owner as usize] + in_hand;
+            total += sign
+                * (DANGER_UNIT * u + u * u / DANGER_SQUARE + MOBILITY * mobility[owner as usize]);
         }
         total
     }

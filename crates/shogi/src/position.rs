@@ -389,6 +389,12 @@ impl Position {
         self.colors[color.index()] & self.kinds[kind as usize]
     }
 
+    /// The squares of `color`'s pieces.
+    #[inline]
+    pub(crate) fn pieces_of(&self, color: Color) -> Bitboard {
+        self.colors[color.index()]
+    }
+
     /// Every occupied square.
     #[inline]
     pub(crate) fn occupied(&self) -> Bitboard {
