@@ -160,6 +160,7 @@ impl HandMadeEval {
         let occupied = p.occupied();
         // The squares next to each king (the step set of a king is the same for both colours).
         let zones = kings.map(|k| k.map_or(0, |k| step_attacks(Color::Black, Kind::King, k)));
+        let own = [p.pieces_of(Color::Black), p.pieces_of(Color::White)];
         let mut units = [0i32; 2];
         let mut mobility = [0i32; 2];
         for s in squares(occupied) {
@@ -191,11 +192,17 @@ impl HandMadeEval {
                         v += attack_bonus(kind);
                     }
                 }
-                let reach = attacks(owner, kind, s, occupied);
-                units[owner as usize] +=
-                    2 * (reach & zones[owner.flip() as usize]).count_ones() as i32;
-                if is_slider(kind) {
-                    mobility[owner as usize] += (reach & !p.pieces_of(owner)).count_ones() as i32;
+                // A piece that only steps reaches two squares away at most (a knight): from
+                // further than three from the enemy king it attacks nothing next to it.
+                let slider = is_slider(kind);
+                if slider || enemy_king.is_some_and(|k| distance(s, k) <= 3) {
+                    let reach = attacks(owner, kind, s, occupied);
+                    units[owner as usize] +=
+                        2 * (reach & zones[owner.flip() as usize]).count_ones() as i32;
+                    if slider {
+                        mobility[owner as usize] +=
+                            (reach & !own[owner as usize]).count_ones() as i32;
+                    }
                 }
             } else {
                 v += match advance(owner, s) {
@@ -240,5 +247,96 @@ impl Evaluator<Position> for HandMadeEval {
 
     fn order_moves(&self, p: &Position, moves: &mut [Move]) {
         MaterialEval.order_moves(p, moves);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The SFEN of `sfen`'s position turned half round with the colours swapped: the same
+    /// position for the other side.
+    fn mirrored(sfen: &str) -> String {
+        let fields: Vec<&str> = sfen.split_whitespace().collect();
+        let swap = |c: char| {
+            if c.is_ascii_uppercase() {
+                c.to_ascii_lowercase()
+            } else {
+                c.to_ascii_uppercase()
+            }
+        };
+        let rows: Vec<String> = fields[0]
+            .split('/')
+            .rev()
+            .map(|row| {
+                // Tokens of one square (a piece with its `+`) or a run of empty squares,
+                // reversed as wholes.
+                let mut tokens: Vec<String> = Vec::new();
+                let mut plus = false;
+                for c in row.chars() {
+                    if c == '+' {
+                        plus = true;
+                    } else if c.is_ascii_digit() {
+                        tokens.push(c.to_string());
+                    } else {
+                        let piece = swap(c);
+                        tokens.push(if plus {
+                            format!("+{piece}")
+                        } else {
+                            piece.to_string()
+                        });
+                        plus = false;
+                    }
+                }
+                tokens.reverse();
+                tokens.concat()
+            })
+            .collect();
+        let side = if fields[1] == "b" { "w" } else { "b" };
+        let hands: String = if fields[2] == "-" {
+            "-".into()
+        } else {
+            fields[2].chars().map(swap).collect()
+        };
+        format!("{} {side} {hands} 1", rows.join("/"))
+    }
+
+    /// Positions of real middle games and attacks (the engine tests' and the docs' examples).
+    const POSITIONS: [&str; 4] = [
+        "ln1g1gsnl/1r1s2k2/p1pppp1pp/6p2/1p7/2P6/PPSPPPPPP/2G4R1/LN2KGSNL b Bb 15",
+        "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
+        "lnsgk2nl/1r4gs1/p1pppp1pp/1p4p2/7P1/2P6/PP1PPPP1P/1SG4R1/LN2KGSNL b Bb 11",
+        "lnsgkgsnl/7b1/prpp1pppp/4p4/9/P7P/1pPP1PPP1/2GSGS1R1/LNB1K2NL b Pp 19",
+    ];
+
+    #[test]
+    fn the_value_is_the_same_for_either_colour_and_sign_flips_with_the_side() {
+        for sfen in POSITIONS {
+            let p: Position = sfen.parse().unwrap();
+            let q: Position = mirrored(sfen).parse().unwrap();
+            assert_eq!(HandMadeEval.value(&p), HandMadeEval.value(&q), "{sfen}");
+            assert_eq!(
+                HandMadeEval.value_for(&p, Color::Black),
+                -HandMadeEval.value_for(&p, Color::White),
+                "{sfen}"
+            );
+            assert_eq!(MaterialEval.value(&p), MaterialEval.value(&q), "{sfen}");
+        }
+    }
+
+    #[test]
+    fn king_danger_grows_faster_than_the_attackers() {
+        // White's king on 5a, Black's on 5i, and three golds of Black's: one, two or all three
+        // on the third rank in front of White's king (each attacks squares next to it), the
+        // others in hand. Each step moves one gold from the hand to the board, so the material
+        // changes by the same amount each time; what the attack adds must grow.
+        let value = |third_rank: &str, hand: &str| {
+            let sfen = format!("4k4/9/{third_rank}/9/9/9/9/9/4K4 b {hand} 1");
+            HandMadeEval.value(&sfen.parse::<Position>().unwrap())
+        };
+        let one = value("4G4", "2G");
+        let two = value("4GG3", "G");
+        let three = value("3GGG3", "-");
+        assert!(three - two > two - one, "{one} {two} {three}");
     }
 }
