@@ -193,8 +193,8 @@ fn play_in_the_terminal_against_the_engine() {
     let (before, listed) = out.split_once(" legal moves: ").expect("the legal moves");
     let sfen = before
         .lines()
-        .filter_map(|l| l.strip_prefix("sfen "))
-        .last()
+        .rev()
+        .find_map(|l| l.strip_prefix("sfen "))
         .expect("a position before the list");
     let sfen = sfen.split("   ").next().unwrap();
     let legal = sfen.parse::<Position>().unwrap().legal_moves().len();
