@@ -128,7 +128,7 @@ fn attack_bonus(kind: Kind) -> i32 {
     }
 }
 
-/// King danger, per attack unit on the enemy king's zone (and in [`DANGER_SQUARE`]).
+/// King danger's linear part: centipawns per attack unit on the squares next to the enemy king.
 const DANGER_UNIT: i32 = 10;
 /// King danger grows as the square of the attack units, divided by this.
 const DANGER_SQUARE: i32 = 2;
