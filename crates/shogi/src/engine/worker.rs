@@ -69,7 +69,7 @@ pub(super) struct Worker<'a> {
     target: Vec<Option<Square>>,
     /// Each ply's move buffers, reused from node to node (no allocation per node): the
     /// legal moves, and the same with their stages and keys.
-    buffers: Vec<(Vec<Move>, Vec<Keyed>)>,
+    buffers: Vec<(Vec<Move>, Vec<Keyed>, Vec<Move>)>,
 }
 
 /// Lazy SMP's depth schedule: helper `id` skips the depths where this is true, so that the
@@ -152,7 +152,7 @@ impl<'a> Worker<'a> {
             root_best: None,
             excluded: vec![None; MAX_PLY + 1],
             target: vec![None; MAX_PLY + 1],
-            buffers: vec![(Vec::new(), Vec::new()); MAX_PLY + 1],
+            buffers: vec![(Vec::new(), Vec::new(), Vec::new()); MAX_PLY + 1],
         }
     }
 
@@ -439,10 +439,12 @@ impl<'a> Worker<'a> {
         // This ply's buffers, taken for the node (a search at the same ply inside it, the
         // singular extension's, finds them empty and allocates its own) and given back at the
         // end.
-        let (mut moves, mut ordered) = std::mem::take(&mut self.buffers[ply]);
+        let (mut moves, mut ordered, mut quiets_tried) = std::mem::take(&mut self.buffers[ply]);
         moves.clear();
+        quiets_tried.clear();
         p.generate_legal(&mut moves);
         if moves.is_empty() {
+            self.buffers[ply] = (moves, ordered, quiets_tried);
             return -(MATE - ply as i32);
         }
         self.ordered(p, &moves, hash_move, ply, &mut ordered);
@@ -453,8 +455,6 @@ impl<'a> Worker<'a> {
         let mut best = -INFINITE;
         let mut best_move = None;
         let mut quiet_seen = 0;
-        // The quiet moves searched so far (for the history's malus when another cuts off).
-        let mut quiets_tried: Vec<Move> = Vec::new();
         // Move-count pruning: quiet moves after this many moves.
         let late_limit = ((3 + depth * depth) / if improving { 1 } else { 2 }).max(2) as usize;
         let prunes = !pv_node && !in_check && eval != NO_EVAL;
@@ -500,7 +500,10 @@ impl<'a> Worker<'a> {
             if sel.singular && !extend && ply > 0 && depth >= 6 && Some(mv) == hash_move {
                 match self.singular(p, entry, depth, beta, ply) {
                     Singular::Extend => child_depth += 1,
-                    Singular::Cut(score) => return score,
+                    Singular::Cut(score) => {
+                        self.buffers[ply] = (moves, ordered, quiets_tried);
+                        return score;
+                    }
                     Singular::No => {}
                 }
             }
@@ -567,7 +570,7 @@ impl<'a> Worker<'a> {
         if excluded.is_none() {
             self.store(key, depth, best, (original_alpha, beta), best_move, ply);
         }
-        self.buffers[ply] = (moves, ordered);
+        self.buffers[ply] = (moves, ordered, quiets_tried);
         best
     }
 
@@ -630,21 +633,24 @@ impl<'a> Worker<'a> {
         }
         let original_alpha = alpha;
         let in_check = p.in_check();
-        // The ply's buffer, as in the main search.
-        let mut moves = std::mem::take(&mut self.buffers[ply].0);
-        moves.clear();
         let mut best = -INFINITE;
-        if in_check {
-            p.generate_legal(&mut moves);
-            if moves.is_empty() {
-                return -(MATE - ply as i32);
-            }
-        } else {
+        if !in_check {
             best = self.shared.options.eval.value(p);
             if best >= beta || q >= QUIESCENCE_PLIES {
                 return best;
             }
             alpha = alpha.max(best);
+        }
+        // The ply's buffer, as in the main search, taken once the node stands pat or not.
+        let mut moves = std::mem::take(&mut self.buffers[ply].0);
+        moves.clear();
+        if in_check {
+            p.generate_legal(&mut moves);
+            if moves.is_empty() {
+                self.buffers[ply].0 = moves;
+                return -(MATE - ply as i32);
+            }
+        } else {
             if q == 0 && self.shared.options.quiet_checks {
                 p.generate_legal(&mut moves);
                 moves.retain(|&mv| p.captured(mv).is_some() || p.gives_check(mv) && p.see(mv) >= 0);
