@@ -3,6 +3,7 @@
 use prune_connect4::Position as C4;
 use prune_games::TicTacToe as Ttt;
 use prune_othello::{Color, Position};
+use prune_registry::RegisteredGame;
 use prune_search::{Game, Score};
 use pyo3::prelude::*;
 
@@ -369,5 +370,118 @@ impl TicTacToe {
 
     fn _repr_svg_(&self) -> String {
         board_svg(&self.rows(), "tictactoe")
+    }
+}
+
+/// A shogi position.
+#[pyclass(module = "prune._prune", frozen)]
+#[derive(Clone)]
+pub(crate) struct Shogi {
+    pub(crate) pos: prune_shogi::Position,
+}
+
+#[pymethods]
+impl Shogi {
+    /// The position of `sfen` (an SFEN such as
+    /// `lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1`, or `startpos`); the
+    /// start position by default.
+    #[new]
+    #[pyo3(signature = (sfen=None))]
+    fn new(sfen: Option<&str>) -> PyResult<Self> {
+        match sfen.map(str::trim).filter(|t| !t.is_empty()) {
+            None => Ok(Shogi {
+                pos: prune_shogi::Position::start(),
+            }),
+            Some(t) => <prune_shogi::Position as RegisteredGame>::read(t)
+                .map(|pos| Shogi { pos })
+                .map_err(|e| err(format!("sfen: {e}"))),
+        }
+    }
+
+    /// The legal moves in USI (`7g7f`, `8h2b+`, `P*5e`); none when the side to move is mated.
+    fn legal_moves(&self) -> Vec<String> {
+        self.pos
+            .legal_moves()
+            .into_iter()
+            .map(|m| m.to_string())
+            .collect()
+    }
+
+    /// The position after `move` (USI).
+    fn play(&self, r#move: &str) -> PyResult<Shogi> {
+        let mv = self.pos.find_move(r#move).map_err(err)?;
+        Ok(Shogi {
+            pos: self.pos.play(mv),
+        })
+    }
+
+    /// Whether the side to move is mated (repetitions need the game's record: not here).
+    fn is_over(&self) -> bool {
+        Game::outcome(&self.pos).is_some()
+    }
+
+    /// -1 once the side to move is mated, else `None`.
+    fn outcome(&self) -> Option<i32> {
+        Game::outcome(&self.pos).map(|s| if s.is_loss() { -1 } else { 0 })
+    }
+
+    /// Whether the side to move is in check.
+    fn in_check(&self) -> bool {
+        self.pos.in_check()
+    }
+
+    /// `X` (Black, sente) or `O` (White, gote).
+    #[getter]
+    fn to_move(&self) -> &'static str {
+        match self.pos.side_to_move() {
+            prune_shogi::Color::Black => "X",
+            prune_shogi::Color::White => "O",
+        }
+    }
+
+    /// The SFEN.
+    #[getter]
+    fn sfen(&self) -> String {
+        self.pos.to_string()
+    }
+
+    /// The pieces in hand: `{"X": {"P": 2}, "O": {}}` (SFEN letters).
+    fn hands(
+        &self,
+    ) -> std::collections::BTreeMap<&'static str, std::collections::BTreeMap<String, u8>> {
+        let board = RegisteredGame::board(&self.pos).expect("shogi has a board");
+        board
+            .hands
+            .into_iter()
+            .map(|h| {
+                let side = if h.owner == prune_registry::Side::First {
+                    "X"
+                } else {
+                    "O"
+                };
+                (side, h.pieces.into_iter().collect())
+            })
+            .collect()
+    }
+
+    fn __str__(&self) -> String {
+        self.pos.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Shogi('{}')", self.pos)
+    }
+
+    fn __eq__(&self, other: &Shogi) -> bool {
+        self.pos.key() == other.pos.key()
+    }
+
+    fn __hash__(&self) -> u64 {
+        self.pos.key()
+    }
+
+    /// The board with both hands, as SVG (Jupyter shows it).
+    fn _repr_svg_(&self) -> String {
+        prune_registry::svg(&RegisteredGame::board(&self.pos).expect("shogi has a board"))
     }
 }

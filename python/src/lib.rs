@@ -8,10 +8,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use prune_connect4::Position as C4;
-use prune_games::{LineEval, TicTacToe as Ttt};
+use prune_games::TicTacToe as Ttt;
 use prune_lab::tree::{render, Passes, Picture, TreeFormat};
 use prune_othello::endgame::EndgameSolver;
-use prune_othello::{Ordered, OthelloEval, Position, StaticOrdering};
+use prune_othello::{Position, StaticOrdering};
+use prune_registry::{GameError, GameVisitor, RegisteredGame, Setup, TreeDepth};
 use prune_search::mcts::{Mcts, MctsLimits};
 use prune_search::{
     Algorithm, Engine, Evaluator, FailMode, Game, Parallel, ParallelKind, Score, SearchConfig,
@@ -38,7 +39,7 @@ mod games;
 mod pygame;
 
 use config::{Plan, PySearchConfig};
-use games::{othello_move_name, ConnectFour, Othello, TicTacToe};
+use games::{othello_move_name, ConnectFour, Othello, Shogi, TicTacToe};
 use pygame::{PyEval, PyGame};
 
 // ---------------------------------------------------------------------------------------------
@@ -146,23 +147,54 @@ fn score_parts(score: Score) -> (Option<i64>, String) {
 // ---------------------------------------------------------------------------------------------
 // Searching any game.
 
-/// The game a Python object is, with its evaluation.
+/// The game a Python object is: one of the registry's (searched through it) or a Python game.
 enum AnyGame {
+    Native(Native),
+    Python(PyGame),
+}
+
+/// A position of one of prune's own games, as its Python class holds it.
+enum Native {
     Othello(Position),
     Connect4(C4),
+    Shogi(prune_shogi::Position),
     TicTacToe(Ttt),
-    Python(PyGame),
+}
+
+impl Native {
+    /// Runs `visitor` on the position with the evaluation called `eval` (the game's default
+    /// if `None`), through the registry.
+    fn visit<V: GameVisitor>(self, eval: Option<&str>, visitor: V) -> PyResult<V::Output> {
+        let setup = Setup {
+            eval,
+            othello_ordering: StaticOrdering::Mobility,
+            ..Setup::default()
+        };
+        let visited = match self {
+            Native::Othello(p) => p.visit(&setup, visitor),
+            Native::Connect4(p) => p.visit(&setup, visitor),
+            Native::Shogi(p) => p.visit(&setup, visitor),
+            Native::TicTacToe(p) => p.visit(&setup, visitor),
+        };
+        visited.map_err(|e| match e {
+            GameError::Eval(m) => err(format!("eval: {m}")),
+            e => err(e.to_string()),
+        })
+    }
 }
 
 fn any_game(game: &Bound<'_, PyAny>) -> PyResult<AnyGame> {
     if let Ok(g) = game.downcast::<Othello>() {
-        return Ok(AnyGame::Othello(g.get().pos));
+        return Ok(AnyGame::Native(Native::Othello(g.get().pos)));
     }
     if let Ok(g) = game.downcast::<ConnectFour>() {
-        return Ok(AnyGame::Connect4(g.get().pos));
+        return Ok(AnyGame::Native(Native::Connect4(g.get().pos)));
+    }
+    if let Ok(g) = game.downcast::<Shogi>() {
+        return Ok(AnyGame::Native(Native::Shogi(g.get().pos.clone())));
     }
     if let Ok(g) = game.downcast::<TicTacToe>() {
-        return Ok(AnyGame::TicTacToe(g.get().pos));
+        return Ok(AnyGame::Native(Native::TicTacToe(g.get().pos)));
     }
     for method in ["legal_moves", "play", "outcome", "evaluate", "key"] {
         if !game.hasattr(method)? {
@@ -177,22 +209,6 @@ fn any_game(game: &Bound<'_, PyAny>) -> PyResult<AnyGame> {
         obj: Arc::new(game.clone().unbind()),
         error: Arc::new(Mutex::new(None)),
     }))
-}
-
-fn othello_eval(eval: Option<&str>) -> PyResult<Ordered<OthelloEval>> {
-    let eval = match eval.map(str::trim) {
-        None | Some("pattern") => OthelloEval::default(),
-        Some("hand") => OthelloEval::Hand,
-        Some(other) => {
-            return Err(err(format!(
-                "eval: unknown evaluation '{other}' (expected pattern or hand)"
-            )))
-        }
-    };
-    Ok(Ordered {
-        eval,
-        ordering: StaticOrdering::Mobility,
-    })
 }
 
 /// The outcome of a search, before the moves become Python objects.
@@ -213,6 +229,7 @@ fn run_search<G: Game, E: Evaluator<G>>(
     config: &PySearchConfig,
     limits: SearchLimits,
     playouts: Option<u64>,
+    words: fn(Score) -> String,
 ) -> Result<Found<G::Move>, String> {
     match &config.plan {
         Plan::AlphaBeta(c) => {
@@ -233,7 +250,7 @@ fn run_search<G: Game, E: Evaluator<G>>(
             Ok(Found {
                 score,
                 kind,
-                text: r.score.to_string(),
+                text: words(r.score),
                 best: r.best_move,
                 pv: r.pv,
                 depth: r.depth,
@@ -343,8 +360,10 @@ fn search(
         return Err(err("depth must be at least 1"));
     }
     let any = any_game(game)?;
-    if eval.is_some() && !matches!(any, AnyGame::Othello(_)) {
-        return Err(err("eval: only Othello takes an evaluation"));
+    if eval.is_some() && matches!(any, AnyGame::Python(_)) {
+        return Err(err(
+            "eval: a Python game evaluates itself (its evaluate method)",
+        ));
     }
     let limited = time_ms.is_some() || nodes.is_some();
     let limits = |natural: u32| SearchLimits {
@@ -353,34 +372,14 @@ fn search(
         time: time_ms.map(Duration::from_millis),
     };
     match any {
-        AnyGame::Othello(p) => {
-            let e = othello_eval(eval)?;
-            let found = py
-                .allow_threads(|| run_search(&p, &e, &config, limits(6), playouts))
-                .map_err(err)?;
-            finish(py, found, |py, ms| names(py, ms, |m| othello_move_name(*m)))
-        }
-        AnyGame::Connect4(p) => {
-            let left = prune_connect4::CELLS - p.moves_played();
-            let found = py
-                .allow_threads(|| {
-                    run_search(
-                        &p,
-                        &prune_connect4::ThreatEval,
-                        &config,
-                        limits(left.max(1)),
-                        playouts,
-                    )
-                })
-                .map_err(err)?;
-            finish(py, found, |py, ms| names(py, ms, ToString::to_string))
-        }
-        AnyGame::TicTacToe(p) => {
-            let left = p.legal_moves().len() as u32;
-            let found = py
-                .allow_threads(|| run_search(&p, &LineEval, &config, limits(left.max(1)), playouts))
-                .map_err(err)?;
-            finish(py, found, |py, ms| names(py, ms, ToString::to_string))
+        AnyGame::Native(native) => {
+            let visit = SearchVisit {
+                py,
+                config: &config,
+                limits: &limits,
+                playouts,
+            };
+            native.visit(eval, visit)?
         }
         AnyGame::Python(g) => {
             if !limited && depth.is_none() && !matches!(config.plan, Plan::Mcts(..)) {
@@ -389,8 +388,11 @@ fn search(
                 ));
             }
             let root = g.clone();
-            let found =
-                py.allow_threads(|| run_search(&root, &PyEval, &config, limits(1), playouts));
+            let found = py.allow_threads(|| {
+                run_search(&root, &PyEval, &config, limits(1), playouts, |s: Score| {
+                    s.to_string()
+                })
+            });
             if let Some(e) = g.error.lock().ok().and_then(|mut slot| slot.take()) {
                 return Err(e);
             }
@@ -414,6 +416,42 @@ fn search(
                 Ok(out)
             })
         }
+    }
+}
+
+/// A search of one of prune's games, through the registry.
+struct SearchVisit<'a, 'py, L: Fn(u32) -> SearchLimits> {
+    py: Python<'py>,
+    config: &'a PySearchConfig,
+    limits: &'a L,
+    playouts: Option<u64>,
+}
+
+impl<L: Fn(u32) -> SearchLimits + Sync> GameVisitor for SearchVisit<'_, '_, L> {
+    type Output = PyResult<PySearchResult>;
+    fn visit<G: RegisteredGame, E: Evaluator<G> + Clone + 'static>(
+        self,
+        game: G,
+        eval: E,
+        _: TreeDepth,
+    ) -> Self::Output {
+        let limits = (self.limits)(game.default_depth());
+        let found = self
+            .py
+            .allow_threads(|| {
+                run_search(
+                    &game,
+                    &eval,
+                    self.config,
+                    limits,
+                    self.playouts,
+                    G::score_text,
+                )
+            })
+            .map_err(err)?;
+        finish(self.py, found, |py, ms| {
+            names(py, ms, |m| game.move_name(*m))
+        })
     }
 }
 
@@ -459,7 +497,7 @@ fn solve(
         Parallel::new(threads, ParallelKind::Ybwc).map_err(|e| err(format!("threads: {e}")))?;
     let start = Instant::now();
     match any_game(position)? {
-        AnyGame::Othello(p) => {
+        AnyGame::Native(Native::Othello(p)) => {
             if !(1..=65_536).contains(&tt_mb) {
                 return Err(err(format!("tt_mb must be 1 to 65536, got {tt_mb}")));
             }
@@ -479,7 +517,7 @@ fn solve(
                 time_ms: start.elapsed().as_secs_f64() * 1e3,
             })
         }
-        AnyGame::Connect4(p) => {
+        AnyGame::Native(Native::Connect4(p)) => {
             let r = py
                 .allow_threads(|| -> Result<_, String> {
                     let mut solver = prune_connect4::Solver::new()
@@ -538,7 +576,7 @@ impl Solver {
         let parallel = Parallel::new(self.threads, ParallelKind::Ybwc)
             .map_err(|e| err(format!("threads: {e}")))?;
         match any_game(position)? {
-            AnyGame::Othello(p) => {
+            AnyGame::Native(Native::Othello(p)) => {
                 if self.othello.is_none() {
                     self.othello = Some(
                         EndgameSolver::with_parallel(self.tt_mb, parallel)
@@ -559,7 +597,7 @@ impl Solver {
                     time_ms: start.elapsed().as_secs_f64() * 1e3,
                 })
             }
-            AnyGame::Connect4(p) => {
+            AnyGame::Native(Native::Connect4(p)) => {
                 if self.connect4.is_none() {
                     self.connect4 = Some(
                         prune_connect4::Solver::new()
@@ -596,9 +634,7 @@ fn perft(py: Python<'_>, game: &Bound<'_, PyAny>, depth: u32) -> PyResult<u64> {
         return Err(err(format!("depth {depth}: at most 20")));
     }
     match any_game(game)? {
-        AnyGame::Othello(p) => Ok(py.allow_threads(|| prune_othello::perft::perft(&p, depth))),
-        AnyGame::Connect4(p) => Ok(py.allow_threads(|| prune_search::perft(&p, depth))),
-        AnyGame::TicTacToe(p) => Ok(py.allow_threads(|| prune_search::perft(&p, depth))),
+        AnyGame::Native(native) => native.visit(None, Perft { py, depth }),
         AnyGame::Python(g) => {
             let n = py.allow_threads(|| prune_search::perft(&g, depth));
             if let Some(e) = g.error.lock().ok().and_then(|mut slot| slot.take()) {
@@ -606,6 +642,44 @@ fn perft(py: Python<'_>, game: &Bound<'_, PyAny>, depth: u32) -> PyResult<u64> {
             }
             Ok(n)
         }
+    }
+}
+
+/// Perft of one of prune's games (its own count where it has a faster one).
+struct Perft<'py> {
+    py: Python<'py>,
+    depth: u32,
+}
+
+impl GameVisitor for Perft<'_> {
+    type Output = u64;
+    fn visit<G: RegisteredGame, E: Evaluator<G> + Clone + 'static>(
+        self,
+        game: G,
+        _: E,
+        _: TreeDepth,
+    ) -> u64 {
+        self.py.allow_threads(|| game.perft(self.depth))
+    }
+}
+
+/// Draws the tree of one search of one of prune's games.
+struct Draw<'py> {
+    py: Python<'py>,
+    config: SearchConfig,
+    depth: u32,
+}
+
+impl GameVisitor for Draw<'_> {
+    type Output = Result<Tree, String>;
+    fn visit<G: RegisteredGame, E: Evaluator<G> + Clone + 'static>(
+        self,
+        game: G,
+        eval: E,
+        _: TreeDepth,
+    ) -> Self::Output {
+        self.py
+            .allow_threads(|| draw(&game, &eval, self.config, self.depth))
     }
 }
 
@@ -677,14 +751,14 @@ fn tree(
         Some(Plan::Mcts(..)) => return Err(err("tree draws alpha-beta searches, not MCTS")),
     };
     let drawn = match any_game(game)? {
-        AnyGame::Othello(p) => {
-            let e = othello_eval(None)?;
-            py.allow_threads(|| draw(&p, &e, c, depth))
-        }
-        AnyGame::Connect4(p) => {
-            py.allow_threads(|| draw(&p, &prune_connect4::ThreatEval, c, depth))
-        }
-        AnyGame::TicTacToe(p) => py.allow_threads(|| draw(&p, &LineEval, c, depth)),
+        AnyGame::Native(native) => native.visit(
+            None,
+            Draw {
+                py,
+                config: c,
+                depth,
+            },
+        )?,
         AnyGame::Python(g) => {
             let drawn = py.allow_threads(|| draw(&g, &PyEval, c, depth));
             if let Some(e) = g.error.lock().ok().and_then(|mut slot| slot.take()) {
@@ -719,6 +793,7 @@ fn _prune(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Othello>()?;
     m.add_class::<ConnectFour>()?;
     m.add_class::<TicTacToe>()?;
+    m.add_class::<Shogi>()?;
     m.add_class::<PySearchConfig>()?;
     m.add_class::<PySearchResult>()?;
     m.add_class::<SolveResult>()?;

@@ -18,6 +18,7 @@ use crate::mcts_args::{is_mcts, MctsArgs, DEFAULT_SEARCH_PLAYOUTS};
 use crate::positions::parse_position;
 use crate::report::{print_result, result_json, SearchEngine};
 use crate::CliError;
+use prune_registry::RegisteredGame;
 
 /// The depth of a search of a game too deep to search to its end (Othello) when none is given.
 const OPEN_GAME_DEPTH: u32 = 6;
@@ -266,7 +267,7 @@ struct MctsCommand<'a> {
 }
 
 impl GameCommand for MctsCommand<'_> {
-    fn run<G: Game, E: Evaluator<G>>(
+    fn run<G: RegisteredGame, E: Evaluator<G>>(
         self,
         game: &G,
         eval: &E,
@@ -290,7 +291,7 @@ struct SearchCommand<'a> {
 }
 
 impl GameCommand for SearchCommand<'_> {
-    fn run<G: Game, E: Evaluator<G>>(
+    fn run<G: RegisteredGame, E: Evaluator<G>>(
         self,
         game: &G,
         eval: &E,

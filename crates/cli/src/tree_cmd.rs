@@ -12,6 +12,7 @@ use prune_search::{Algorithm, Engine, Evaluator, FailMode, Game, SearchConfig, S
 use crate::config_args::ConfigArgs;
 use crate::games::{run_on_game, GameChoice, GameCommand, GameOptions, TreeDepth};
 use crate::CliError;
+use prune_registry::RegisteredGame;
 
 /// The depth of a tree of a game too deep to draw to its end (Othello) when none is given.
 const OPEN_GAME_DEPTH: u32 = 2;
@@ -149,7 +150,7 @@ pub fn run(args: &TreeArgs) -> Result<(), CliError> {
 struct TreeCommand<'a>(&'a TreeArgs);
 
 impl GameCommand for TreeCommand<'_> {
-    fn run<G: Game, E: Evaluator<G>>(
+    fn run<G: RegisteredGame, E: Evaluator<G>>(
         self,
         game: &G,
         eval: &E,

@@ -253,7 +253,7 @@ fn othello_options_and_bad_arguments_are_refused_by_name() {
         ),
         (
             &["search", "-g", "connect4", "--eval", "hand"],
-            "--eval is not an option of connect4",
+            "--eval: unknown evaluation 'hand' of connect4 (expected threat)",
         ),
         (
             &["perft", "-g", "connect4", "-d", "43"],

@@ -55,6 +55,11 @@ pub struct RandomNode {
 }
 
 impl RandomNode {
+    /// The most plies from this node to the end of the tree.
+    pub fn plies_left(&self) -> u32 {
+        self.tree.max_depth.saturating_sub(self.ply)
+    }
+
     fn width(&self) -> u32 {
         if self.ply >= self.tree.max_depth {
             return 0;

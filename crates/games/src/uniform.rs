@@ -136,6 +136,11 @@ pub struct UniformNode {
 }
 
 impl UniformNode {
+    /// Plies from this node to the leaves.
+    pub fn plies_left(&self) -> u32 {
+        self.tree.depth - self.ply
+    }
+
     /// The exact negamax value of this node (known from the construction, without search).
     pub fn true_value(&self) -> Score {
         match self.tree.order {

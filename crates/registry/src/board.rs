@@ -169,13 +169,27 @@ pub fn svg(view: &BoardView) -> String {
         let text: Vec<String> = hand
             .pieces
             .iter()
-            .map(|(label, n)| if *n > 1 { format!("{label}{n}") } else { label.clone() })
+            .map(|(label, n)| {
+                if *n > 1 {
+                    format!("{label}{n}")
+                } else {
+                    label.clone()
+                }
+            })
             .collect();
-        let who = if hand.owner == Side::First { "☗" } else { "☖" };
+        let who = if hand.owner == Side::First {
+            "☗"
+        } else {
+            "☖"
+        };
         s.push_str(&format!(
             "<text x=\"6\" y=\"{}\" font-size=\"18\" fill=\"#111\">{who} {}</text>",
             y + 6,
-            if text.is_empty() { "-".into() } else { text.join(" ") }
+            if text.is_empty() {
+                "-".into()
+            } else {
+                text.join(" ")
+            }
         ));
     }
     s.push_str("</svg>");
@@ -186,7 +200,11 @@ pub fn svg(view: &BoardView) -> String {
 /// and upside down for the second.
 fn piece_svg(label: &str, owner: Side, cx: usize, cy: usize) -> String {
     let turn = if owner == Side::First { 0 } else { 180 };
-    let colour = if label.starts_with('+') { "#b00000" } else { "#111" };
+    let colour = if label.starts_with('+') {
+        "#b00000"
+    } else {
+        "#111"
+    };
     format!(
         "<g transform=\"rotate({turn} {cx} {cy})\"><polygon points=\"{},{} {},{} {},{} {},{} {},{}\" \
          fill=\"#f7e3b5\" stroke=\"#6b4a1a\"/><text x=\"{cx}\" y=\"{}\" font-size=\"15\" \

@@ -69,7 +69,8 @@ impl GameInfo {
     /// Whether `name` (any case) is this game's name or one of its aliases.
     pub fn answers_to(&self, name: &str) -> bool {
         let name = name.trim();
-        self.name.eq_ignore_ascii_case(name) || self.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
+        self.name.eq_ignore_ascii_case(name)
+            || self.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
     }
 }
 
@@ -345,7 +346,10 @@ mod tests {
             Ok(GameChoice::Teaching(GameSpec::TicTacToe))
         );
         let err = "connect4:width=8".parse::<GameChoice>().unwrap_err();
-        assert!(err.to_string().contains("connect4 takes no parameters"), "{err}");
+        assert!(
+            err.to_string().contains("connect4 takes no parameters"),
+            "{err}"
+        );
     }
 
     #[test]

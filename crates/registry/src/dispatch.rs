@@ -4,9 +4,8 @@
 
 use std::sync::Arc;
 
-use prune_connect4::ThreatEval;
-use prune_games::{GameSpec, LineEval, NoisyEval, RandomEval, TicTacToe};
-use prune_othello::{Ordered, OthelloEval, PatternEval, PatternWeights, StaticOrdering};
+use prune_games::{GameSpec, TicTacToe};
+use prune_othello::{OthelloEval, PatternEval, PatternWeights, StaticOrdering};
 use prune_search::Evaluator;
 
 use crate::catalog::{GameChoice, GameError};
@@ -88,49 +87,20 @@ pub fn with_game<V: GameVisitor>(
             why: "a synthetic tree always starts at its root",
         });
     }
-    // Othello reads its weights files itself; every other name must be one of the game's.
-    let eval_name = match setup.eval.map(str::trim).filter(|e| !e.is_empty()) {
-        Some(name) if choice != GameChoice::Othello => {
-            Some(info.eval(name).map_err(GameError::Eval)?.name)
-        }
-        Some(name) => Some(name),
-        None => None,
-    };
-    Ok(match choice {
+    match choice {
         GameChoice::Othello => {
-            let game = position(setup, prune_othello::Position::START)?;
-            let eval = Ordered {
-                eval: othello_eval(eval_name.unwrap_or("pattern"))?,
-                ordering: setup.othello_ordering,
-            };
-            visitor.visit(game, eval, TreeDepth::Open)
+            position(setup, prune_othello::Position::START)?.visit(setup, visitor)
         }
         GameChoice::Connect4 => {
-            let game = position(setup, prune_connect4::Position::START)?;
-            let depth = TreeDepth::Ends(game.default_depth());
-            visitor.visit(game, ThreatEval, depth)
+            position(setup, prune_connect4::Position::START)?.visit(setup, visitor)
         }
-        GameChoice::Shogi => {
-            let game = position(setup, prune_shogi::Position::start())?;
-            match eval_name {
-                Some("material") => visitor.visit(game, prune_shogi::MaterialEval, TreeDepth::Open),
-                _ => visitor.visit(game, prune_shogi::HandMadeEval, TreeDepth::Open),
-            }
-        }
+        GameChoice::Shogi => position(setup, prune_shogi::Position::start())?.visit(setup, visitor),
         GameChoice::Teaching(GameSpec::TicTacToe) => {
-            let game = position(setup, TicTacToe::new())?;
-            let depth = TreeDepth::Ends(game.default_depth());
-            visitor.visit(game, LineEval, depth)
+            position(setup, TicTacToe::new())?.visit(setup, visitor)
         }
-        GameChoice::Teaching(GameSpec::Uniform(tree)) => visitor.visit(
-            tree.root(),
-            NoisyEval::default(),
-            TreeDepth::Ends(tree.depth),
-        ),
-        GameChoice::Teaching(GameSpec::Random(tree)) => {
-            visitor.visit(tree.root(), RandomEval, TreeDepth::Ends(tree.max_depth))
-        }
-    })
+        GameChoice::Teaching(GameSpec::Uniform(tree)) => tree.root().visit(setup, visitor),
+        GameChoice::Teaching(GameSpec::Random(tree)) => tree.root().visit(setup, visitor),
+    }
 }
 
 /// Reads the position and names every legal move: a visitor for the tests and a sample of one.

@@ -12,7 +12,13 @@ use prune_othello::{Color, Position as Othello};
 use prune_search::{Game, Score};
 use prune_shogi::{Kind, Position as Shogi};
 
+use prune_connect4::ThreatEval;
+use prune_games::{LineEval, NoisyEval, RandomEval};
+use prune_othello::Ordered;
+
 use crate::board::{BoardView, Hand, MoveView, Side, Stone};
+use crate::catalog::{info, GameError};
+use crate::dispatch::{othello_eval, GameVisitor, Setup, TreeDepth};
 
 /// The depth searched in a game too deep to search to its end when no depth is given.
 pub const OPEN_GAME_DEPTH: u32 = 6;
@@ -28,6 +34,15 @@ pub trait RegisteredGame: Game + Clone + Send + Sync + 'static {
 
     /// Reads a position (the text is trimmed and not empty).
     fn read(text: &str) -> Result<Self, String>;
+
+    /// Runs `visitor` on this position with the evaluation `setup.eval` names (the game's
+    /// default when `None`): where a game's evaluations by name become types.
+    fn visit<V: GameVisitor>(self, setup: &Setup, visitor: V) -> Result<V::Output, GameError>;
+
+    /// How deep the tree goes from here: to the end within so many plies, or open.
+    fn tree_depth(&self) -> TreeDepth {
+        TreeDepth::Open
+    }
 
     /// The position's text form, as [`RegisteredGame::read`] takes it (`None`: the game cannot
     /// write one, as Connect Four, whose position keeps no move list, or a synthetic tree).
@@ -79,6 +94,18 @@ pub trait RegisteredGame: Game + Clone + Send + Sync + 'static {
         OPEN_GAME_DEPTH
     }
 
+    /// Moves played from the start, where the position knows (Othello: discs added, so
+    /// passes are not counted).
+    fn moves_played(&self) -> Option<usize> {
+        None
+    }
+
+    /// The leaves of the tree `depth` plies below (a game that ends sooner is one leaf): the
+    /// generic count by default, a game's own faster one where it has it.
+    fn perft(&self, depth: u32) -> u64 {
+        prune_search::perft(self, depth)
+    }
+
     /// The board to draw (`None`: a synthetic tree).
     fn board(&self) -> Option<BoardView> {
         None
@@ -115,6 +142,16 @@ pub trait RegisteredGame: Game + Clone + Send + Sync + 'static {
     }
 }
 
+/// The name of the evaluation `setup` asks of game `G` (its default when none): one of the
+/// catalogue's, or an error listing them.
+fn named_eval<G: RegisteredGame>(setup: &Setup) -> Result<&'static str, GameError> {
+    let info = info(G::NAME).expect("every registered game is in the catalogue");
+    match setup.eval.map(str::trim).filter(|e| !e.is_empty()) {
+        None => Ok(info.evals[0].name),
+        Some(name) => Ok(info.eval(name).map_err(GameError::Eval)?.name),
+    }
+}
+
 fn other(side: Side) -> Side {
     match side {
         Side::First => Side::Second,
@@ -134,6 +171,15 @@ fn proven(score: Score, unit: &str) -> Option<String> {
 
 impl RegisteredGame for Othello {
     const NAME: &'static str = "othello";
+
+    /// `pattern` (the default), `hand`, or a weights file of `prune train`.
+    fn visit<V: GameVisitor>(self, setup: &Setup, visitor: V) -> Result<V::Output, GameError> {
+        let eval = Ordered {
+            eval: othello_eval(setup.eval.unwrap_or("pattern"))?,
+            ordering: setup.othello_ordering,
+        };
+        Ok(visitor.visit(self, eval, TreeDepth::Open))
+    }
 
     /// A position, or an OBF line (the position, then `;` and the moves' scores).
     fn read(text: &str) -> Result<Self, String> {
@@ -162,6 +208,15 @@ impl RegisteredGame for Othello {
             Some(_) if score.is_decisive() => proven(score, "discs").expect("decisive"),
             _ => format!("{:+.2} discs", f64::from(score.raw()) / 100.0),
         }
+    }
+
+    fn moves_played(&self) -> Option<usize> {
+        Some(64 - 4 - self.empty_count() as usize)
+    }
+
+    /// On the bitboards, the last ply by a popcount.
+    fn perft(&self, depth: u32) -> u64 {
+        prune_othello::perft::perft(self, depth)
     }
 
     fn board(&self) -> Option<BoardView> {
@@ -241,6 +296,16 @@ impl RegisteredGame for Othello {
 impl RegisteredGame for C4 {
     const NAME: &'static str = "connect4";
 
+    fn visit<V: GameVisitor>(self, setup: &Setup, visitor: V) -> Result<V::Output, GameError> {
+        named_eval::<Self>(setup)?;
+        let depth = self.tree_depth();
+        Ok(visitor.visit(self, ThreatEval, depth))
+    }
+
+    fn tree_depth(&self) -> TreeDepth {
+        TreeDepth::Ends(self.default_depth())
+    }
+
     fn read(text: &str) -> Result<Self, String> {
         C4::from_moves(text).map_err(|e| format!("{e}"))
     }
@@ -267,6 +332,10 @@ impl RegisteredGame for C4 {
 
     fn default_depth(&self) -> u32 {
         (prune_connect4::CELLS - self.moves_played()).max(1)
+    }
+
+    fn moves_played(&self) -> Option<usize> {
+        Some(prune_connect4::Position::moves_played(self) as usize)
     }
 
     fn board(&self) -> Option<BoardView> {
@@ -339,6 +408,14 @@ const SHOGI_MATE_WORDS: (&str, &str) = ("win: mate", "loss: mated");
 impl RegisteredGame for Shogi {
     const NAME: &'static str = "shogi";
 
+    /// `hand` (the default: king safety and danger, mobility) or `material`.
+    fn visit<V: GameVisitor>(self, setup: &Setup, visitor: V) -> Result<V::Output, GameError> {
+        Ok(match named_eval::<Self>(setup)? {
+            "material" => visitor.visit(self, prune_shogi::MaterialEval, TreeDepth::Open),
+            _ => visitor.visit(self, prune_shogi::HandMadeEval, TreeDepth::Open),
+        })
+    }
+
     /// An SFEN or `startpos`.
     fn read(text: &str) -> Result<Self, String> {
         text.parse().map_err(|e| format!("{e}"))
@@ -358,6 +435,10 @@ impl RegisteredGame for Shogi {
         } else {
             format!("{:+} cp", score.raw())
         }
+    }
+
+    fn moves_played(&self) -> Option<usize> {
+        Some(self.move_number().saturating_sub(1) as usize)
     }
 
     fn board(&self) -> Option<BoardView> {
@@ -425,6 +506,16 @@ impl RegisteredGame for Shogi {
 impl RegisteredGame for TicTacToe {
     const NAME: &'static str = "tictactoe";
 
+    fn visit<V: GameVisitor>(self, setup: &Setup, visitor: V) -> Result<V::Output, GameError> {
+        named_eval::<Self>(setup)?;
+        let depth = self.tree_depth();
+        Ok(visitor.visit(self, LineEval, depth))
+    }
+
+    fn tree_depth(&self) -> TreeDepth {
+        TreeDepth::Ends(self.default_depth())
+    }
+
     /// Nine cells, rows split by `/` or new lines.
     fn read(text: &str) -> Result<Self, String> {
         text.parse().map_err(|e| format!("{e}"))
@@ -445,6 +536,15 @@ impl RegisteredGame for TicTacToe {
 
     fn default_depth(&self) -> u32 {
         (self.legal_moves().len() as u32).max(1)
+    }
+
+    fn moves_played(&self) -> Option<usize> {
+        Some(
+            self.to_string()
+                .chars()
+                .filter(|&c| c == 'X' || c == 'O')
+                .count(),
+        )
     }
 
     fn board(&self) -> Option<BoardView> {
@@ -490,11 +590,23 @@ impl RegisteredGame for TicTacToe {
 
 /// Synthetic trees start at their root, built from their parameters: no text form.
 fn no_text<T>(name: &str) -> Result<T, String> {
-    Err(format!("{name}: a synthetic tree always starts at its root"))
+    Err(format!(
+        "{name}: a synthetic tree always starts at its root"
+    ))
 }
 
 impl RegisteredGame for UniformNode {
     const NAME: &'static str = "uniform";
+
+    fn visit<V: GameVisitor>(self, setup: &Setup, visitor: V) -> Result<V::Output, GameError> {
+        named_eval::<Self>(setup)?;
+        let depth = self.tree_depth();
+        Ok(visitor.visit(self, NoisyEval::default(), depth))
+    }
+
+    fn tree_depth(&self) -> TreeDepth {
+        TreeDepth::Ends(self.plies_left())
+    }
 
     fn read(_: &str) -> Result<Self, String> {
         no_text(Self::NAME)
@@ -503,6 +615,16 @@ impl RegisteredGame for UniformNode {
 
 impl RegisteredGame for RandomNode {
     const NAME: &'static str = "random";
+
+    fn visit<V: GameVisitor>(self, setup: &Setup, visitor: V) -> Result<V::Output, GameError> {
+        named_eval::<Self>(setup)?;
+        let depth = self.tree_depth();
+        Ok(visitor.visit(self, RandomEval, depth))
+    }
+
+    fn tree_depth(&self) -> TreeDepth {
+        TreeDepth::Ends(self.plies_left())
+    }
 
     fn read(_: &str) -> Result<Self, String> {
         no_text(Self::NAME)

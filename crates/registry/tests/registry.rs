@@ -4,8 +4,8 @@
 use std::sync::atomic::AtomicBool;
 
 use prune_registry::{
-    svg, with_game, BoardView, GameChoice, GameError, GameVisitor, LegalMoveNames,
-    RegisteredGame, Setup, TreeDepth, GAMES,
+    svg, with_game, BoardView, GameChoice, GameError, GameVisitor, LegalMoveNames, RegisteredGame,
+    Setup, TreeDepth, GAMES,
 };
 use prune_search::{Algorithm, Evaluator, FailMode, Game, Score, SearchConfig, SearchLimits};
 
@@ -74,7 +74,11 @@ fn every_game_reads_names_and_draws_its_positions_consistently() {
         ("connect4", None, 7),
         ("connect4", Some("4453"), 7),
         ("shogi", None, 30),
-        ("shogi", Some("lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2"), 30),
+        (
+            "shogi",
+            Some("lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2"),
+            30,
+        ),
         ("tictactoe", Some("XO./.X./..."), 6),
         ("uniform:width=3,depth=2", None, 3),
         ("random:seed=1,width=2", None, 0),
@@ -111,10 +115,16 @@ fn the_shogi_board_has_both_hands_and_the_pieces_where_sfen_puts_them() {
     // A drop names its kind; a promotion says so.
     let drop = game.find_move("G*5e").unwrap();
     let v = game.move_view(drop);
-    assert_eq!((v.drop.as_deref(), v.to, v.from), (Some("G"), Some((4, 4)), None));
+    assert_eq!(
+        (v.drop.as_deref(), v.to, v.from),
+        (Some("G"), Some((4, 4)), None)
+    );
     let picture = svg(&b);
     assert_eq!(picture.matches("<polygon").count(), 39);
-    assert!(picture.contains("☗ G2") && picture.contains("☖ N"), "{picture}");
+    assert!(
+        picture.contains("☗ G2") && picture.contains("☖ N"),
+        "{picture}"
+    );
 }
 
 #[test]
@@ -150,7 +160,10 @@ fn published_perft_counts_hold_for_every_game_that_has_them() {
         assert_eq!(counts, facts.counts[..counts.len()], "{}", info.name);
         checked += 1;
     }
-    assert_eq!(checked, 3, "othello, shogi and tic-tac-toe have published counts");
+    assert_eq!(
+        checked, 3,
+        "othello, shogi and tic-tac-toe have published counts"
+    );
 }
 
 #[test]
@@ -166,10 +179,7 @@ fn scores_read_in_each_games_own_words() {
     assert_eq!(C4::score_text(Score::exact(0)), "draw");
     assert_eq!(Shogi::score_text(Score::heuristic(-130)), "-130 cp");
     assert_eq!(Shogi::score_text(Score::WIN), "win: mate");
-    assert_eq!(
-        prune_games::TicTacToe::score_text(Score::exact(-1)),
-        "loss"
-    );
+    assert_eq!(prune_games::TicTacToe::score_text(Score::exact(-1)), "loss");
 }
 
 #[test]

@@ -378,6 +378,11 @@ impl Position {
         self.side
     }
 
+    /// The move number of SFEN: 1 at the start, one more after each move.
+    pub fn move_number(&self) -> u32 {
+        self.ply
+    }
+
     /// Where `color`'s king stands, if it has one.
     pub fn king(&self, color: Color) -> Option<Square> {
         self.kings[color.index()]

@@ -30,8 +30,9 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::CliError;
-use board::{PageGame, View};
-use search::{generic_config, with_game, ApiConfig, GameTask, Job, SearchRequest, Searchable};
+use board::View;
+use prune_registry::RegisteredGame;
+use search::{generic_config, with_game, ApiConfig, GameTask, Job, SearchRequest};
 
 /// Options of `prune serve`.
 #[derive(Args, Debug, Clone)]
@@ -230,14 +231,15 @@ async fn not_found(uri: Uri) -> Response {
 }
 
 async fn games() -> Json<Value> {
-    let games: Vec<Value> = board::PAGE_GAMES
-        .iter()
-        .map(|name| {
-            let info = crate::games::GAMES
-                .iter()
-                .find(|g| g.name == *name)
-                .expect("a registered game");
-            json!({ "name": name, "position_help": info.position })
+    let games: Vec<Value> = prune_registry::board_games()
+        .map(|info| {
+            let evals: Vec<&str> = info.evals.iter().map(|e| e.name).collect();
+            json!({
+                "name": info.name,
+                "position_help": info.position,
+                "evals": evals,
+                "score_words": info.score_words,
+            })
         })
         .collect();
     Json(json!({ "games": games }))
@@ -298,20 +300,7 @@ struct PlayRequest {
 }
 
 fn page_view(game: &str, position: Option<&str>, mv: Option<&str>) -> Result<View, ApiError> {
-    let game = game.trim().to_ascii_lowercase();
-    let view = match (game.as_str(), mv) {
-        ("othello", None) => board::show::<prune_othello::Position>(position),
-        ("othello", Some(m)) => board::play::<prune_othello::Position>(position, m),
-        ("connect4", None) => board::show::<prune_connect4::Position>(position),
-        ("connect4", Some(m)) => board::play::<prune_connect4::Position>(position, m),
-        ("tictactoe", None) => board::show::<prune_games::TicTacToe>(position),
-        ("tictactoe", Some(m)) => board::play::<prune_games::TicTacToe>(position, m),
-        (other, _) => Err(format!(
-            "game: unknown game '{other}' (expected {})",
-            board::PAGE_GAMES.join(", ")
-        )),
-    };
-    view.map_err(bad_request)
+    board::page_view(game, position, mv).map_err(bad_request)
 }
 
 async fn position(
@@ -460,7 +449,7 @@ struct DrawTree {
 
 impl GameTask for DrawTree {
     type Output = Result<Value, String>;
-    fn run<G: PageGame + Searchable, E: Evaluator<G>>(self, game: G, eval: &E) -> Self::Output {
+    fn run<G: RegisteredGame, E: Evaluator<G>>(self, game: G, eval: &E) -> Self::Output {
         if game.outcome().is_some() {
             return Err("the game is over: no tree to draw".into());
         }

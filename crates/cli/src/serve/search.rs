@@ -6,30 +6,26 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use prune_connect4::{Position as C4, ThreatEval};
-use prune_games::{LineEval, TicTacToe};
-use prune_othello::endgame::EndgameSolver;
 use prune_othello::midgame::{MidgameSearch, Selectivity};
-use prune_othello::{Ordered, OthelloEval, Position as Othello, StaticOrdering};
+use prune_othello::{OthelloEval, Position as Othello, StaticOrdering};
+use prune_registry::{
+    with_game as with_registered, GameChoice, GameError, GameVisitor, RegisteredGame, Setup,
+    TreeDepth,
+};
 use prune_search::mcts::{Mcts, MctsConfig, MctsLimits, Playout};
 use prune_search::{
-    Algorithm, ConfigError, Engine, Evaluator, FailMode, Game, Iteration, KillerIndex, Parallel,
+    Algorithm, ConfigError, Engine, Evaluator, FailMode, Iteration, KillerIndex, Parallel,
     ParallelKind, ProbCut, Score, SearchConfig, SearchLimits,
 };
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::watch;
 
-use super::board::PageGame;
 use super::ServerLimits;
 use crate::config_args::ConfigArgs;
 use crate::report::{result_json, SearchEngine};
 use crate::CliError;
 
-/// An Othello position with at most this many empties is solved exactly (a few milliseconds).
-const SOLVE_EMPTIES: u32 = 16;
-/// The depth of a search of Othello when the request gives none.
-const OTHELLO_DEPTH: u32 = 6;
 /// The fast Othello search's table, in MiB.
 const FAST_TT_MIB: usize = 64;
 /// How often an MCTS search reports, with its tree kept between reports.
@@ -185,14 +181,11 @@ fn bad(message: impl Into<String>) -> CliError {
 
 /// Checks `request` against the server's `max` and the game's rules, and plans it.
 pub fn prepare(request: SearchRequest, max: &ServerLimits) -> Result<Prepared, CliError> {
-    let game = request.game.trim().to_ascii_lowercase();
-    if !super::board::PAGE_GAMES.contains(&game.as_str()) {
-        return Err(bad(format!(
-            "game: unknown game '{}' (expected {})",
-            request.game,
-            super::board::PAGE_GAMES.join(", ")
-        )));
-    }
+    let game = super::board::page_game(&request.game)
+        .map_err(bad)?
+        .info()
+        .name
+        .to_string();
     // The position must read (the search reads it again on its thread).
     with_game(
         &game,
@@ -446,40 +439,54 @@ pub trait GameTask {
     /// What it gives.
     type Output;
     /// Runs on `game` with `eval`.
-    fn run<G: PageGame + Searchable, E: Evaluator<G>>(self, game: G, eval: &E) -> Self::Output;
+    fn run<G: RegisteredGame, E: Evaluator<G>>(self, game: G, eval: &E) -> Self::Output;
 }
 
-/// Reads the position `text` of `game` and runs `task` on it with the game's evaluation.
+/// A [`GameTask`] as the registry's visitor.
+struct Visit<T>(T);
+
+impl<T: GameTask> GameVisitor for Visit<T> {
+    type Output = T::Output;
+    fn visit<G: RegisteredGame, E: Evaluator<G> + Clone + 'static>(
+        self,
+        game: G,
+        eval: E,
+        _: TreeDepth,
+    ) -> T::Output {
+        self.0.run(game, &eval)
+    }
+}
+
+/// Reads the position `text` of `game` (a game of the page) and runs `task` on it with the
+/// evaluation called `eval` (the game's default if `None`), all through the registry.
 pub fn with_game<T: GameTask>(
     game: &str,
     text: Option<&str>,
     eval: Option<&str>,
     task: T,
 ) -> Result<T::Output, String> {
-    if eval.is_some() && game != "othello" {
-        return Err("eval: only othello takes an evaluation".into());
-    }
-    match game {
-        "othello" => {
-            let eval = match eval.map(str::trim) {
-                None | Some("pattern") => OthelloEval::default(),
-                Some("hand") => OthelloEval::Hand,
-                Some(other) => {
-                    return Err(format!(
-                        "eval: unknown evaluation '{other}' (expected pattern or hand)"
-                    ))
-                }
-            };
-            let eval = Ordered {
-                eval,
-                ordering: StaticOrdering::Mobility,
-            };
-            Ok(task.run(Othello::read(text)?, &eval))
+    let choice = super::board::page_game(game)?;
+    if choice == GameChoice::Othello {
+        // The page takes the built-in evaluations only, never a file of the server's.
+        if let Some(other) = eval
+            .map(str::trim)
+            .filter(|e| !matches!(*e, "pattern" | "hand"))
+        {
+            return Err(format!(
+                "eval: unknown evaluation '{other}' of othello (expected pattern, hand)"
+            ));
         }
-        "connect4" => Ok(task.run(C4::read(text)?, &ThreatEval)),
-        "tictactoe" => Ok(task.run(TicTacToe::read(text)?, &LineEval)),
-        other => Err(format!("game: unknown game '{other}'")),
     }
+    let setup = Setup {
+        position: text,
+        eval,
+        othello_ordering: StaticOrdering::Mobility,
+    };
+    with_registered(choice, &setup, Visit(task)).map_err(|e| match e {
+        GameError::Position(m) => format!("position: {m}"),
+        GameError::Eval(m) => format!("eval: {m}"),
+        e => format!("game: {e}"),
+    })
 }
 
 /// Reads the position only.
@@ -487,107 +494,59 @@ struct Check;
 
 impl GameTask for Check {
     type Output = Result<(), CliError>;
-    fn run<G: PageGame + Searchable, E: Evaluator<G>>(self, _: G, _: &E) -> Self::Output {
+    fn run<G: RegisteredGame, E: Evaluator<G>>(self, _: G, _: &E) -> Self::Output {
         Ok(())
     }
 }
 
-/// What a game adds to the generic search on the page: Othello's fast search and exact
-/// solver.
-pub trait Searchable: Game {
-    /// The exact value and best move when the position is small enough to solve at once
-    /// (`None`: not such a game or position, or stopped).
-    fn exact(&self, stop: &AtomicBool) -> Option<(Score, Option<Self::Move>)> {
-        let _ = stop;
-        None
-    }
-
-    /// Othello's fast search (`None` for other games).
-    fn fast(
-        &self,
-        selectivity: Selectivity,
-        prepared: &Prepared,
-        job: &Job,
-        report: bool,
-        slots: &mut Slots,
-    ) -> Option<Result<Value, String>> {
-        let _ = (selectivity, prepared, job, report, slots);
-        None
-    }
-
-    /// The depth searched when the request gives none.
-    fn default_depth(&self) -> u32;
-}
-
-impl Searchable for Othello {
-    fn exact(&self, stop: &AtomicBool) -> Option<(Score, Option<prune_othello::Move>)> {
-        if self.empty_count() > SOLVE_EMPTIES {
-            return None;
+/// Othello's fast search, where `game` is an Othello position (`None` for other games: the
+/// only game-specific engine the page offers).
+fn fast<G: RegisteredGame>(
+    game: &G,
+    selectivity: Selectivity,
+    prepared: &Prepared,
+    job: &Job,
+    report: bool,
+    slots: &mut Slots,
+) -> Option<Result<Value, String>> {
+    let position = (game as &dyn std::any::Any).downcast_ref::<Othello>()?;
+    if slots.fast.is_none() {
+        match MidgameSearch::new(FAST_TT_MIB) {
+            Ok(s) => slots.fast = Some(s),
+            Err(e) => return Some(Err(format!("the fast search's table: {e}"))),
         }
-        let r = EndgameSolver::new(4).solve_until(self.board(), -64, 64, stop)?;
-        Some((Score::exact(r.score), r.best_move))
     }
-
-    fn fast(
-        &self,
-        selectivity: Selectivity,
-        prepared: &Prepared,
-        job: &Job,
-        report: bool,
-        slots: &mut Slots,
-    ) -> Option<Result<Value, String>> {
-        if slots.fast.is_none() {
-            match MidgameSearch::new(FAST_TT_MIB) {
-                Ok(s) => slots.fast = Some(s),
-                Err(e) => return Some(Err(format!("the fast search's table: {e}"))),
-            }
+    let search = slots.fast.as_mut().expect("made above");
+    let eval = match prepared.request.eval.as_deref().map(str::trim) {
+        Some("hand") => OthelloEval::Hand,
+        _ => OthelloEval::default(),
+    };
+    search.set_eval(eval);
+    search.set_threads(prepared.parallel.threads);
+    search.set_selectivity(selectivity);
+    let limits = SearchLimits {
+        depth: prepared.limits.depth.or(Some(position.default_depth())),
+        ..prepared.limits
+    };
+    let start = Instant::now();
+    let mut observe = |it: &Iteration<prune_othello::Move>| {
+        if report {
+            job.push(iteration_event::<Othello>(it, start));
         }
-        let search = slots.fast.as_mut().expect("made above");
-        let eval = match prepared.request.eval.as_deref().map(str::trim) {
-            Some("hand") => OthelloEval::Hand,
-            _ => OthelloEval::default(),
-        };
-        search.set_eval(eval);
-        search.set_threads(prepared.parallel.threads);
-        search.set_selectivity(selectivity);
-        let limits = SearchLimits {
-            depth: prepared.limits.depth.or(Some(OTHELLO_DEPTH)),
-            ..prepared.limits
-        };
-        let start = Instant::now();
-        let mut observe = |it: &Iteration<prune_othello::Move>| {
-            if report {
-                job.push(iteration_event(it, start));
-            }
-        };
-        let r = search.search_observed(self, &limits, Some(&job.stop), &mut observe);
-        let enhancements = vec![
-            "iterative".to_string(),
-            format!("tt {FAST_TT_MIB} MiB"),
-            "table move, evaluation and fastest-first ordering".to_string(),
-        ];
-        let engine = SearchEngine::Fast {
-            algorithm: Algorithm::NegaScout.name(),
-            enhancements: &enhancements,
-        };
-        Some(Ok(result_json("othello", &engine, &limits, &r)))
-    }
-
-    fn default_depth(&self) -> u32 {
-        OTHELLO_DEPTH
-    }
-}
-
-impl Searchable for C4 {
-    fn default_depth(&self) -> u32 {
-        (prune_connect4::CELLS - self.moves_played()).max(1)
-    }
-}
-
-impl Searchable for TicTacToe {
-    fn default_depth(&self) -> u32 {
-        (self.legal_moves().len() as u32).max(1)
-    }
+    };
+    let r = search.search_observed(position, &limits, Some(&job.stop), &mut observe);
+    let enhancements = vec![
+        "iterative".to_string(),
+        format!("tt {FAST_TT_MIB} MiB"),
+        "table move, evaluation and fastest-first ordering".to_string(),
+    ];
+    let engine = SearchEngine::Fast {
+        algorithm: Algorithm::NegaScout.name(),
+        enhancements: &enhancements,
+    };
+    let mut json = result_json("othello", &engine, &limits, &r);
+    json["score_text"] = json!(Othello::score_text(r.score));
+    Some(Ok(json))
 }
 
 /// The engines of one request, made on first use and kept for the searches after it (an
@@ -600,15 +559,15 @@ pub struct Slots {
     generic: Option<Box<dyn std::any::Any + Send>>,
 }
 
-/// An iteration as an event.
-fn iteration_event<M: std::fmt::Display>(it: &Iteration<M>, start: Instant) -> Value {
+/// An iteration as an event, its score in the game's words.
+fn iteration_event<G: RegisteredGame>(it: &Iteration<G::Move>, start: Instant) -> Value {
     let secs = start.elapsed().as_secs_f64();
     let nodes = it.row.counters.nodes;
     json!({
         "type": "iteration",
         "depth": it.depth,
         "score": it.score,
-        "score_text": it.score.to_string(),
+        "score_text": G::score_text(it.score),
         "best_move": it.best_move.as_ref().map(ToString::to_string),
         "pv": it.pv.iter().map(ToString::to_string).collect::<Vec<_>>(),
         "nodes": nodes,
@@ -626,7 +585,7 @@ struct Runner<'a> {
 impl GameTask for Runner<'_> {
     type Output = Result<Value, String>;
 
-    fn run<G: PageGame + Searchable, E: Evaluator<G>>(self, game: G, eval: &E) -> Self::Output {
+    fn run<G: RegisteredGame, E: Evaluator<G>>(self, game: G, eval: &E) -> Self::Output {
         if self.prepared.request.analyze {
             analyze(&game, eval, self.prepared, self.job)
         } else {
@@ -643,7 +602,7 @@ impl GameTask for Runner<'_> {
 }
 
 /// One search of `game` by the plan; an Othello position small enough is solved exactly.
-fn search_once<G: PageGame + Searchable, E: Evaluator<G>>(
+fn search_once<G: RegisteredGame, E: Evaluator<G>>(
     game: &G,
     eval: &E,
     prepared: &Prepared,
@@ -665,7 +624,7 @@ fn search_once<G: PageGame + Searchable, E: Evaluator<G>>(
             if let Some((score, best)) = game.exact(&job.stop) {
                 return Ok(exact_json(game, score, best));
             }
-            game.fast(*selectivity, prepared, job, report, slots)
+            fast(game, *selectivity, prepared, job, report, slots)
                 .unwrap_or_else(|| Err("no fast search for this game".into()))
         }
         Plan::Generic(config) => {
@@ -685,16 +644,13 @@ fn search_once<G: PageGame + Searchable, E: Evaluator<G>>(
                 ..prepared.limits
             };
             let start = Instant::now();
-            let mut observe = |it: &Iteration<G::Move>| push(iteration_event(it, start));
+            let mut observe = |it: &Iteration<G::Move>| push(iteration_event::<G>(it, start));
             let r = engine
                 .search_observed(game, eval, &limits, &mut observe)
                 .map_err(|e| e.to_string())?;
-            Ok(result_json(
-                name,
-                &SearchEngine::Generic(config),
-                &limits,
-                &r,
-            ))
+            let mut json = result_json(name, &SearchEngine::Generic(config), &limits, &r);
+            json["score_text"] = json!(G::score_text(r.score));
+            Ok(json)
         }
         Plan::Mcts(config, playouts) => {
             let mut mcts = Mcts::new(*config).map_err(|e: ConfigError| e.to_string())?;
@@ -746,12 +702,12 @@ fn search_once<G: PageGame + Searchable, E: Evaluator<G>>(
 }
 
 /// An exact solve's result, in the shape of a search's.
-fn exact_json<G: PageGame>(game: &G, score: Score, best: Option<G::Move>) -> Value {
+fn exact_json<G: RegisteredGame>(game: &G, score: Score, best: Option<G::Move>) -> Value {
     json!({
         "game": G::NAME,
         "engine": "exact",
         "score": score,
-        "score_text": score.to_string(),
+        "score_text": G::score_text(score),
         "best_move": best.map(|m| game.move_name(m)),
         "pv": best.map(|m| vec![game.move_name(m)]).unwrap_or_default(),
         "exhausted": true,
@@ -760,7 +716,7 @@ fn exact_json<G: PageGame>(game: &G, score: Score, best: Option<G::Move>) -> Val
 
 /// Every legal move of `game` scored: each child searched one ply less deep (or solved
 /// exactly when small enough), reported as it finishes.
-fn analyze<G: PageGame + Searchable, E: Evaluator<G>>(
+fn analyze<G: RegisteredGame, E: Evaluator<G>>(
     game: &G,
     eval: &E,
     prepared: &Prepared,
@@ -853,7 +809,7 @@ fn analyze<G: PageGame + Searchable, E: Evaluator<G>>(
             "type": "move",
             "move": name,
             "score": score,
-            "score_text": score.to_string(),
+            "score_text": G::score_text(score),
             "depth": child_depth,
             "pv": line,
             "nodes": nodes,
@@ -878,7 +834,7 @@ fn analyze<G: PageGame + Searchable, E: Evaluator<G>>(
         "pv": best_line,
         "moves": scored,
         "best_move": best.as_ref().map(|(_, m)| m.clone()),
-        "score_text": best.as_ref().map(|(s, _)| s.to_string()),
+        "score_text": best.as_ref().map(|(s, _)| G::score_text(*s)),
         "stopped": job.stop.load(Ordering::Relaxed),
         "stats": { "nodes": nodes, "time_ms": start.elapsed().as_secs_f64() * 1e3 },
     }))
