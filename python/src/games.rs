@@ -10,63 +10,6 @@ use pyo3::prelude::*;
 use crate::err;
 
 // ---------------------------------------------------------------------------------------------
-// Pictures of boards.
-
-/// An SVG picture of a board given as rows of `X`, `O` and `-`.
-pub(crate) fn board_svg(rows: &[String], style: &str) -> String {
-    let h = rows.len();
-    let w = rows.first().map_or(0, |r| r.chars().count());
-    let cell = 40;
-    let (bg, line, x_fill, o_fill) = match style {
-        "othello" => ("#1f7a3a", "#0d4020", "#111", "#f4f4f4"),
-        "connect4" => ("#1d4fa8", "#1d4fa8", "#d62828", "#f2c80f"),
-        _ => ("#ffffff", "#333", "#1d4fa8", "#d62828"),
-    };
-    let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\">\
-         <rect width=\"100%\" height=\"100%\" fill=\"{bg}\"/>",
-        w * cell,
-        h * cell,
-        w * cell,
-        h * cell
-    );
-    for (r, row) in rows.iter().enumerate() {
-        for (c, ch) in row.chars().enumerate() {
-            let (x, y) = (c * cell, r * cell);
-            let (cx, cy) = (x + cell / 2, y + cell / 2);
-            if style != "connect4" {
-                s.push_str(&format!(
-                    "<rect x=\"{x}\" y=\"{y}\" width=\"{cell}\" height=\"{cell}\" fill=\"none\" stroke=\"{line}\"/>"
-                ));
-            }
-            match (style, ch) {
-                ("tictactoe", 'X') => s.push_str(&format!(
-                    "<text x=\"{cx}\" y=\"{}\" font-size=\"30\" text-anchor=\"middle\" fill=\"{x_fill}\">X</text>",
-                    cy + 10
-                )),
-                ("tictactoe", 'O') => s.push_str(&format!(
-                    "<text x=\"{cx}\" y=\"{}\" font-size=\"30\" text-anchor=\"middle\" fill=\"{o_fill}\">O</text>",
-                    cy + 10
-                )),
-                ("tictactoe", _) => {}
-                (_, 'X') => s.push_str(&format!(
-                    "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"16\" fill=\"{x_fill}\"/>"
-                )),
-                (_, 'O') => s.push_str(&format!(
-                    "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"16\" fill=\"{o_fill}\"/>"
-                )),
-                ("connect4", _) => s.push_str(&format!(
-                    "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"16\" fill=\"#ffffff\"/>"
-                )),
-                _ => {}
-            }
-        }
-    }
-    s.push_str("</svg>");
-    s
-}
-
-// ---------------------------------------------------------------------------------------------
 // The games.
 
 /// An Othello position.
@@ -165,7 +108,7 @@ impl Othello {
 
     /// The board as SVG (Jupyter shows it as a picture).
     fn _repr_svg_(&self) -> String {
-        board_svg(&self.rows(), "othello")
+        prune_registry::svg(&RegisteredGame::board(&self.pos).expect("a board game"))
     }
 }
 
@@ -272,7 +215,7 @@ impl ConnectFour {
     }
 
     fn _repr_svg_(&self) -> String {
-        board_svg(&self.rows(), "connect4")
+        prune_registry::svg(&RegisteredGame::board(&self.pos).expect("a board game"))
     }
 }
 
@@ -369,7 +312,7 @@ impl TicTacToe {
     }
 
     fn _repr_svg_(&self) -> String {
-        board_svg(&self.rows(), "tictactoe")
+        prune_registry::svg(&RegisteredGame::board(&self.pos).expect("a board game"))
     }
 }
 

@@ -157,7 +157,7 @@ enum AnyGame {
 enum Native {
     Othello(Position),
     Connect4(C4),
-    Shogi(prune_shogi::Position),
+    Shogi(Box<prune_shogi::Position>),
     TicTacToe(Ttt),
 }
 
@@ -173,7 +173,7 @@ impl Native {
         let visited = match self {
             Native::Othello(p) => p.visit(&setup, visitor),
             Native::Connect4(p) => p.visit(&setup, visitor),
-            Native::Shogi(p) => p.visit(&setup, visitor),
+            Native::Shogi(p) => (*p).visit(&setup, visitor),
             Native::TicTacToe(p) => p.visit(&setup, visitor),
         };
         visited.map_err(|e| match e {
@@ -191,7 +191,7 @@ fn any_game(game: &Bound<'_, PyAny>) -> PyResult<AnyGame> {
         return Ok(AnyGame::Native(Native::Connect4(g.get().pos)));
     }
     if let Ok(g) = game.downcast::<Shogi>() {
-        return Ok(AnyGame::Native(Native::Shogi(g.get().pos.clone())));
+        return Ok(AnyGame::Native(Native::Shogi(Box::new(g.get().pos.clone()))));
     }
     if let Ok(g) = game.downcast::<TicTacToe>() {
         return Ok(AnyGame::Native(Native::TicTacToe(g.get().pos)));

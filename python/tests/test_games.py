@@ -20,6 +20,7 @@ POSITIONS = [
     ),
     (lambda: prune.ConnectFour("4453"), ("connect4", "4453"), 5),
     (lambda: prune.TicTacToe("X../.O./..."), ("tictactoe", "X../.O./..."), 7),
+    (lambda: prune.Shogi(), ("shogi", None), 2),
 ]
 
 
@@ -71,6 +72,29 @@ def test_perft_equals_the_published_counts():
     # Othello perft (Aart Bik's counts) and the 255,168 games of tic-tac-toe.
     assert [prune.perft(prune.Othello(), d) for d in range(1, 8)] == [4, 12, 56, 244, 1396, 8200, 55092]
     assert prune.perft(prune.TicTacToe(), 9) == 255168
+    # Shogi perft from the start (the published counts, as crates/shogi's START_PERFT).
+    assert [prune.perft(prune.Shogi(), d) for d in range(1, 4)] == [30, 900, 25470]
+
+
+def test_shogi_positions_moves_hands_and_scores():
+    s = prune.Shogi()
+    assert len(s.legal_moves()) == 30 and s.to_move == "X" and "7g7f" in s.legal_moves()
+    after = s.play("7g7f").play("3c3d").play("8h2b+")
+    assert after.to_move == "O" and after.hands() == {"X": {"B": 1}, "O": {}}
+    assert prune.Shogi(after.sfen) == after
+    assert prune.Shogi("startpos") == s
+    # Black's bishop took White's and promoted on 2b: only the silver of 3a takes it back.
+    r = prune.search(after, depth=2)
+    assert r.best_move == "3a2b"
+    assert r.score_text.endswith(" cp")
+    m = prune.search(after, depth=2, eval="material")
+    assert m.score_text.endswith(" cp")
+    # Scores read in each game's own words.
+    o = prune.search(prune.Othello(), depth=2)
+    assert o.score_text.endswith(" discs")
+    # Mated: White's king on 1a, Black's gold on 1b held by the pawn of 1c.
+    mated = prune.Shogi("8k/8G/8P/9/9/9/9/9/K8 w - 1")
+    assert mated.is_over() and mated.outcome() == -1 and mated.legal_moves() == []
 
 
 def test_playing_and_reading_positions():
@@ -103,7 +127,10 @@ def test_mcts_proves_tic_tac_toe_a_draw():
         (lambda: prune.SearchConfig("minimax", history=True), "invalid configuration"),
         (lambda: prune.SearchConfig(killers=0), "killer slots"),
         (lambda: prune.SearchConfig("negascout", playouts=5), "options of algorithm mcts"),
-        (lambda: prune.search(prune.TicTacToe(), eval="hand"), "only Othello"),
+        (lambda: prune.search(prune.TicTacToe(), eval="hand"), "unknown evaluation 'hand' of tictactoe"),
+        (lambda: prune.search(prune.Shogi(), eval="nnue"), "expected hand, material"),
+        (lambda: prune.Shogi("lnsgkgsnl/9 b - 1"), "sfen:"),
+        (lambda: prune.Shogi().play("5e5d"), "not legal"),
         (lambda: prune.search(object(), depth=2), "not a game of prune"),
         (lambda: prune.perft(prune.Othello(), 99), "at most 20"),
     ],
@@ -115,7 +142,9 @@ def test_bad_input_raises_prune_error_with_the_message(call, words):
     assert isinstance(e.value, ValueError)
 
 
-@pytest.mark.parametrize("thing", [prune.Othello(), prune.ConnectFour("4453"), prune.TicTacToe("XO./.X./...")])
+@pytest.mark.parametrize(
+    "thing", [prune.Othello(), prune.ConnectFour("4453"), prune.TicTacToe("XO./.X./..."), prune.Shogi()]
+)
 def test_positions_draw_as_well_formed_svg(thing):
     root = ET.fromstring(thing._repr_svg_())
     assert root.tag.endswith("svg")

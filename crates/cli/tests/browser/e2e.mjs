@@ -6,7 +6,8 @@
 // default /tmp/pw, where `npm install playwright-core` put it) and Chromium at
 // $CHROMIUM (default /usr/bin/chromium); no browser is downloaded.
 //
-// Steps: load the page; play tic-tac-toe as X against the engine to the end; analyse the
+// Steps: load the page; play tic-tac-toe as X against the engine to the end; play a shogi
+// move by clicks and see the engine answer; analyse the
 // Othello start at depth 4 (one scored row per legal move); draw its search tree at depth 2.
 // Screenshots page.png, analysis.png and tree.png go to $SCREENSHOT_DIR (default /tmp).
 // Exit code 0 on success; 1 with the failing step's message otherwise; 2 past the overall
@@ -131,6 +132,64 @@ async function playTicTacToe(page) {
   throw new Error('tic-tac-toe did not end within 9 turns');
 }
 
+/** Shogi on the page: the board from the registry, a piece moved by two clicks, a drop from
+ * the hand after a capture, and the engine's replies in shogi's words. */
+async function playShogi(page) {
+  step = 'shogi: choose the game';
+  await page.selectOption('#human-side', 'X');
+  await selectGame(page, 'shogi', 81);
+  await page.fill('#depth', '');
+  await page.fill('#time-ms', '300');
+  const pieces = await page.locator('#board .piece').count();
+  if (pieces !== 40) throw new Error(`the start shows ${pieces} pieces, not 40`);
+  if (!(await page.locator('#hand-X').isVisible())) throw new Error("Black's hand is not shown");
+
+  step = 'shogi: 7g7f by two clicks';
+  // 7g: rank g is row 6, file 7 is column 2 (file 9 on the left).
+  await page.click('#board .cell[data-row="6"][data-col="2"]');
+  const lit = await page.locator('#board .cell.legal').count();
+  if (lit !== 1) throw new Error(`the pawn of 7g lights ${lit} cells, not 1 (7f)`);
+  await page.click('#board .cell[data-row="5"][data-col="2"]');
+  await page.waitForFunction(
+    () =>
+      /your move|wins/.test(document.querySelector('#status').textContent) &&
+      / 3$/.test(document.querySelector('#position-text').textContent.trim()),
+    null,
+    { timeout: STEP_MS },
+  );
+  await noPageError(page);
+  const sfen = (await page.locator('#position-text').innerText()).trim();
+  // Black's pawn on 7f (rank f: 2P6), White's reply made: Black to move at move 3.
+  if (!sfen.includes('/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b ') || !sfen.endsWith(' 3')) {
+    throw new Error(`after 7g7f and the engine's reply the SFEN is '${sfen}'`);
+  }
+  const engineLine = (await page.locator('#result').innerText().catch(() => '')).trim();
+  log(`shogi: played 7g7f; now ${sfen}${engineLine ? ' · ' + engineLine.split('\n')[0] : ''}`);
+
+  step = 'shogi: a drop from the hand';
+  // After 7g7f 3c3d 8h2b+ 3a2b: Black holds the bishop it took.
+  await page.fill('#position-input', 'lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b B 5');
+  await page.click('#set-position');
+  await page.waitForFunction(() => document.querySelectorAll('#board .piece').length === 38, null, {
+    timeout: STEP_MS,
+  });
+  await page.click('#hand-X button[data-drop="B"]');
+  const drops = await page.locator('#board .cell.legal').count();
+  // Every empty square: 81 less the 38 pieces.
+  if (drops !== 43) throw new Error(`the bishop in hand lights ${drops} squares, not 43`);
+  await page.click('#board .cell[data-row="4"][data-col="4"]');
+  await page.waitForFunction(
+    () => / b - 7$/.test(document.querySelector('#position-text').textContent.trim()),
+    null,
+    { timeout: STEP_MS },
+  );
+  await noPageError(page);
+  const after = (await page.locator('#position-text').innerText()).trim();
+  if (!after.includes('/4B4/')) throw new Error(`after B*5e the SFEN is '${after}'`);
+  log(`shogi: dropped B*5e; now ${after}`);
+  await page.screenshot({ path: path.join(SHOTS, 'shogi.png'), fullPage: true });
+}
+
 async function analyseOthello(page) {
   step = 'othello: choose the game';
   await selectGame(page, 'othello', 64);
@@ -238,6 +297,7 @@ async function main() {
     log('page loaded: Othello start drawn');
 
     await playTicTacToe(page);
+    await playShogi(page);
     await analyseOthello(page);
     await showTree(page);
 
@@ -251,7 +311,7 @@ async function main() {
 
 main().then(
   () => {
-    log(`ok (screenshots in ${SHOTS}: page.png, analysis.png, tree.png)`);
+    log(`ok (screenshots in ${SHOTS}: page.png, shogi.png, analysis.png, tree.png)`);
     process.exit(0);
   },
   (e) => {

@@ -100,7 +100,9 @@
     engineBusy: false, // the engine is choosing (or playing) a move
     autoplay: true, // engine vs engine keeps playing
     busy: false, // a human move is being sent
+    picked: null, // shogi: the piece picked up, {from: [row, col]} or {drop: 'P'}
   };
+
 
   // ---------------------------------------------------------------- the board
 
@@ -124,6 +126,7 @@
     const g = state.view ? state.view.game : game();
     if (g === 'othello') return side === 'X' ? 'black (X)' : 'white (O)';
     if (g === 'connect4') return side === 'X' ? 'red (X)' : 'yellow (O)';
+    if (g === 'shogi') return side === 'X' ? 'black (☗ sente)' : 'white (☖ gote)';
     return side;
   }
 
@@ -155,6 +158,11 @@
     const humanTurn = !gameOver() && isHuman(view.to_move) && !state.engineBusy;
     board.classList.toggle('playable', humanTurn);
 
+    renderHands(view, humanTurn);
+    if (view.style === 'pieces') {
+      renderPieces(view, board);
+      return;
+    }
     const landing = new Map();
     for (const m of view.legal) {
       if (m.row !== null && m.row !== undefined) landing.set(`${m.row},${m.col}`, m);
@@ -193,6 +201,115 @@
       }
     }
     board.setAttribute('data-to-move', view.to_move || '');
+  }
+
+  /** The moves of the piece picked up (shogi), or none. */
+  function pickedMoves(view) {
+    const p = state.picked;
+    if (!p) return [];
+    return view.legal.filter((m) =>
+      p.drop ? m.drop === p.drop : m.from && m.from[0] === p.from[0] && m.from[1] === p.from[1],
+    );
+  }
+
+  /** Shogi: labelled pieces (the second player's upside down); the picked piece's targets lit. */
+  function renderPieces(view, board) {
+    const targets = new Set(pickedMoves(view).map((m) => `${m.row},${m.col}`));
+    const movable = new Set(view.legal.filter((m) => m.from).map((m) => `${m.from[0]},${m.from[1]}`));
+    for (let r = 0; r < view.height; r++) {
+      const line = view.cells[r] || '';
+      for (let c = 0; c < view.width; c++) {
+        const ch = line[c] || '-';
+        const label = view.labels && view.labels[r] ? view.labels[r][c] : null;
+        const cell = el('div', { class: 'cell', role: 'gridcell', 'data-row': r, 'data-col': c });
+        if (targets.has(`${r},${c}`)) cell.classList.add('legal');
+        if (movable.has(`${r},${c}`)) cell.classList.add('movable');
+        const p = state.picked;
+        if (p && p.from && p.from[0] === r && p.from[1] === c) cell.classList.add('picked');
+        if (state.lastMove && state.lastMove.row === r && state.lastMove.col === c) cell.classList.add('last');
+        if ((ch === 'X' || ch === 'O') && label) {
+          cell.classList.add(ch === 'X' ? 'x' : 'o');
+          cell.append(
+            el('span', {
+              class: `piece ${ch === 'X' ? 'x' : 'o'}${label.startsWith('+') ? ' promoted' : ''}`,
+              text: label,
+              title: label,
+            }),
+          );
+        }
+        if (r === 0) cell.append(el('span', { class: 'coord col', text: view.files[c] }));
+        if (c === view.width - 1) cell.append(el('span', { class: 'coord row', text: view.ranks[r] }));
+        board.append(cell);
+      }
+    }
+    board.setAttribute('data-to-move', view.to_move || '');
+  }
+
+  /** The hands (shogi): the second player's above the board, the first player's below. */
+  function renderHands(view, humanTurn) {
+    for (const side of ['X', 'O']) {
+      const box = $(`hand-${side}`);
+      box.replaceChildren();
+      const hand = (view.hands || []).find((h) => h.owner === side);
+      box.hidden = !hand;
+      if (!hand) continue;
+      box.append(el('span', { class: 'hand-owner', text: side === 'X' ? '☗ in hand:' : '☖ in hand:' }));
+      if (hand.pieces.length === 0) box.append(el('span', { class: 'muted', text: ' none' }));
+      for (const [label, n] of hand.pieces) {
+        const canDrop = humanTurn && view.to_move === side && view.legal.some((m) => m.drop === label);
+        const b = el('button', {
+          type: 'button',
+          class: 'hand-piece',
+          'data-drop': label,
+          text: `${label}${n > 1 ? ' ×' + n : ''}`,
+          title: `${label} ×${n}`,
+        });
+        b.disabled = !canDrop;
+        if (state.picked && state.picked.drop === label && view.to_move === side) b.classList.add('picked');
+        b.addEventListener('click', () => {
+          state.picked = state.picked && state.picked.drop === label ? null : { drop: label };
+          hidePromotion();
+          renderBoard();
+        });
+        box.append(b);
+      }
+    }
+  }
+
+  function hidePromotion() {
+    $('promotion').hidden = true;
+    $('promotion').replaceChildren();
+  }
+
+  /** Shogi: pick a piece up, put it down; a move that may promote asks. */
+  function onShogiClick(r, c) {
+    const view = state.view;
+    const moves = pickedMoves(view).filter((m) => m.row === r && m.col === c);
+    if (moves.length === 1) {
+      state.picked = null;
+      playHuman(moves[0].move);
+      return;
+    }
+    if (moves.length === 2) {
+      const box = $('promotion');
+      box.replaceChildren(el('span', { text: 'Promote? ' }));
+      for (const m of moves.sort((a, b) => Number(b.promotes) - Number(a.promotes))) {
+        const b = el('button', { type: 'button', 'data-move': m.move, text: m.promotes ? `promote (${m.move})` : `do not promote (${m.move})` });
+        b.addEventListener('click', () => {
+          hidePromotion();
+          state.picked = null;
+          playHuman(m.move);
+        });
+        box.append(b);
+      }
+      box.hidden = false;
+      return;
+    }
+    hidePromotion();
+    const own = view.legal.some((m) => m.from && m.from[0] === r && m.from[1] === c);
+    const same = state.picked && state.picked.from && state.picked.from[0] === r && state.picked.from[1] === c;
+    state.picked = own && !same ? { from: [r, c] } : null;
+    renderBoard();
   }
 
   function updateStatus() {
@@ -235,6 +352,8 @@
   /** Makes `view` the current position; `push` keeps the old one for undo. */
   function setView(view, { push = false, lastMove = null } = {}) {
     if (push && state.view) state.history.push({ view: state.view, lastMove: state.lastMove });
+    state.picked = null;
+    hidePromotion();
     state.view = view;
     state.lastMove = lastMove;
     render();
@@ -281,6 +400,10 @@
     if (!cell || !$('board').contains(cell)) return;
     const r = Number(cell.dataset.row);
     const c = Number(cell.dataset.col);
+    if (state.view && state.view.style === 'pieces') {
+      if (!gameOver() && isHuman(state.view.to_move) && !state.engineBusy && !state.busy) onShogiClick(r, c);
+      return;
+    }
     const m = legalAt(r, c);
     if (m) playHuman(m.move);
   }
@@ -465,7 +588,7 @@
     const engine = $('engine').value;
     if (engine) body.engine = engine;
     const evaluation = $('eval').value;
-    if (evaluation && view.game === 'othello') body.eval = evaluation;
+    if (evaluation) body.eval = evaluation;
     const config = configFromControls();
     if (Object.keys(config).length) body.config = config;
     const limits = {};
@@ -738,7 +861,7 @@
       depth,
     };
     const evaluation = $('eval').value;
-    if (evaluation && state.view.game === 'othello') body.eval = evaluation;
+    if (evaluation) body.eval = evaluation;
     const button = $('show-tree');
     button.disabled = true;
     $('tree-info').textContent = 'drawing…';
@@ -779,7 +902,19 @@
 
   // ---------------------------------------------------------------- controls
 
+  /** The evaluation select lists the game's evaluations (the registry's names). */
+  function updateEvalChoices() {
+    const info = state.games[game()];
+    const evals = info && info.evals ? info.evals : [];
+    const sel = $('eval');
+    const current = sel.value;
+    sel.replaceChildren(el('option', { value: '', text: '(default)' }), ...evals.map((e) => el('option', { value: e, text: e })));
+    if (evals.includes(current)) sel.value = current;
+    sel.closest('label').style.display = evals.length < 2 ? 'none' : '';
+  }
+
   function updateGameHelp() {
+    updateEvalChoices();
     const info = state.games[game()];
     const help = info && info.position_help ? info.position_help : '';
     $('position-help').textContent = help;
@@ -870,7 +1005,7 @@
       if (list.length) {
         const current = game();
         const sel = $('game');
-        const labels = { othello: 'Othello', connect4: 'Connect Four', tictactoe: 'Tic-tac-toe' };
+        const labels = { othello: 'Othello', connect4: 'Connect Four', tictactoe: 'Tic-tac-toe', shogi: 'Shogi' };
         sel.replaceChildren(...list.map((g) => el('option', { value: g.name, text: labels[g.name] || g.name })));
         if (list.some((g) => g.name === current)) sel.value = current;
       }
