@@ -1,5 +1,5 @@
-"""prune from Python: game-tree search on Othello, Connect Four, tic-tac-toe and games written
-in Python, by the Rust library of the `prune` workbench.
+"""prune from Python: game-tree search on Othello, Connect Four, shogi, tic-tac-toe and games
+written in Python, by the Rust library of the `prune` workbench.
 
     >>> import prune
     >>> position = prune.Othello(prune.ffo_suite()[0][1])   # FFO #40
@@ -19,6 +19,7 @@ from ._prune import (
     PruneError,
     SearchConfig,
     SearchResult,
+    Shogi,
     SolveResult,
     Solver,
     TicTacToe,
@@ -36,6 +37,7 @@ __all__ = [
     "PruneError",
     "SearchConfig",
     "SearchResult",
+    "Shogi",
     "SolveResult",
     "Solver",
     "TicTacToe",

@@ -191,7 +191,9 @@ fn any_game(game: &Bound<'_, PyAny>) -> PyResult<AnyGame> {
         return Ok(AnyGame::Native(Native::Connect4(g.get().pos)));
     }
     if let Ok(g) = game.downcast::<Shogi>() {
-        return Ok(AnyGame::Native(Native::Shogi(Box::new(g.get().pos.clone()))));
+        return Ok(AnyGame::Native(Native::Shogi(Box::new(
+            g.get().pos.clone(),
+        ))));
     }
     if let Ok(g) = game.downcast::<TicTacToe>() {
         return Ok(AnyGame::Native(Native::TicTacToe(g.get().pos)));

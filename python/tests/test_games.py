@@ -83,9 +83,10 @@ def test_shogi_positions_moves_hands_and_scores():
     assert after.to_move == "O" and after.hands() == {"X": {"B": 1}, "O": {}}
     assert prune.Shogi(after.sfen) == after
     assert prune.Shogi("startpos") == s
-    # Black's bishop took White's and promoted on 2b: only the silver of 3a takes it back.
+    # Black's bishop took White's and promoted on 2b: White takes the horse back, with the
+    # silver of 3a or the rook of 8b (along the empty rank b), of its 30-odd moves.
     r = prune.search(after, depth=2)
-    assert r.best_move == "3a2b"
+    assert r.best_move in ("3a2b", "8b2b") and len(after.legal_moves()) > 20
     assert r.score_text.endswith(" cp")
     m = prune.search(after, depth=2, eval="material")
     assert m.score_text.endswith(" cp")
