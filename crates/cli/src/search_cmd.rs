@@ -18,10 +18,9 @@ use crate::mcts_args::{is_mcts, MctsArgs, DEFAULT_SEARCH_PLAYOUTS};
 use crate::positions::parse_position;
 use crate::report::{print_result, result_json, SearchEngine};
 use crate::CliError;
-use prune_registry::RegisteredGame;
-
-/// The depth of a search of a game too deep to search to its end (Othello) when none is given.
-const OPEN_GAME_DEPTH: u32 = 6;
+// The depth searched in a game too deep to search to its end (Othello, shogi) when none is
+// given is the registry's.
+use prune_registry::{RegisteredGame, OPEN_GAME_DEPTH};
 
 /// The fast Othello search's table when `--tt` is not given, in MiB.
 const FAST_TT_MIB: usize = 64;
