@@ -452,3 +452,74 @@ fn a_load_of_concurrent_analyses_is_held_to_the_limit_and_none_is_lost() {
     let (status, _) = server.get("/api/games");
     assert_eq!(status, 200);
 }
+
+#[test]
+fn shogi_is_on_the_page_with_its_hands_its_evaluations_and_its_words() {
+    let server = Server::start(&[]);
+    let (status, games) = server.get("/api/games");
+    assert_eq!(status, 200);
+    let games: Value = serde_json::from_str(&games).unwrap();
+    let shogi = games["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["name"] == "shogi")
+        .expect("shogi is a page game");
+    assert_eq!(shogi["evals"], json!(["hand", "material"]));
+    // After 7g7f 3c3d 8h2b+ 3a2b Black holds a bishop: 43 drops onto the empty squares.
+    let sfen = "lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b B 5";
+    let (status, view) = server.post(
+        "/api/position",
+        &json!({"game": "shogi", "position": sfen}).to_string(),
+    );
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(
+        (view["width"].as_u64(), view["style"].as_str()),
+        (Some(9), Some("pieces"))
+    );
+    assert_eq!(
+        view["hands"][0],
+        json!({"owner": "X", "pieces": [["B", 1]]})
+    );
+    assert_eq!(view["labels"][0][0], "L");
+    let legal = view["legal"].as_array().unwrap();
+    let drops = legal.iter().filter(|m| m["drop"] == "B").count();
+    assert_eq!(drops, 43);
+    let (status, after) = server.post(
+        "/api/play",
+        &json!({"game": "shogi", "position": sfen, "move": "B*5e"}).to_string(),
+    );
+    assert_eq!(status, 200, "{after}");
+    assert_eq!(
+        after["position"],
+        "lnsgkg1nl/1r5s1/pppppp1pp/6p2/4B4/2P6/PP1PPPPPP/7R1/LNSGKGSNL w - 6"
+    );
+    // A search in shogi's words, with either evaluation; an unknown one is named.
+    for eval in ["hand", "material"] {
+        let events = server.events(&server.search(json!({
+            "game": "shogi", "position": sfen, "eval": eval, "limits": {"depth": 2},
+        })));
+        let result = &events.last().unwrap()["result"];
+        let text = result["score_text"].as_str().unwrap();
+        assert!(text.ends_with(" cp"), "{eval}: {text}");
+    }
+    let (status, e) = server.post(
+        "/api/search",
+        &json!({"game": "shogi", "eval": "nnue"}).to_string(),
+    );
+    assert_eq!(status, 400);
+    assert!(
+        e["error"]
+            .as_str()
+            .unwrap()
+            .contains("expected hand, material"),
+        "{e}"
+    );
+    // Othello's scores read in discs.
+    let events = server.events(&server.search(json!({"game": "othello", "limits": {"depth": 2}})));
+    let text = events.last().unwrap()["result"]["score_text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(text.ends_with(" discs"), "{text}");
+}

@@ -5,7 +5,7 @@
 //! each bounded by the server's limits on depth, time, nodes, table size and threads; their
 //! progress streams to the page as server-sent events.
 
-mod board;
+pub(crate) mod board;
 mod lab;
 mod search;
 
@@ -497,27 +497,85 @@ async fn tree(
     body: Result<Json<TreeRequest>, JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let Json(r) = body?;
-    if r.depth == 0 || r.depth > MAX_TREE_DEPTH {
+    let limits = state.limits;
+    let drawn = tokio::task::spawn_blocking(move || draw_tree(r, &limits, MAX_TREE_DEPTH))
+        .await
+        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))??;
+    Ok(Json(drawn))
+}
+
+/// Checks a tree request (its depth at most `max_depth`) and draws the tree.
+fn draw_tree(r: TreeRequest, limits: &ServerLimits, max_depth: u32) -> Result<Value, ApiError> {
+    if r.depth == 0 || r.depth > max_depth {
         return Err(bad_request(format!(
-            "depth: {} is not 1 to {MAX_TREE_DEPTH} (a tree to draw)",
+            "depth: {} is not 1 to {max_depth} (a tree to draw)",
             r.depth
         )));
     }
-    let limits = state.limits;
-    let drawn = tokio::task::spawn_blocking(move || -> Result<Value, ApiError> {
-        let game = r.game.trim().to_ascii_lowercase();
-        let config = generic_config(&r.config, false, &limits, &game)?;
-        let task = DrawTree {
-            config,
-            depth: r.depth,
-        };
-        with_game(&game, r.position.as_deref(), r.eval.as_deref(), task)
-            .and_then(|x| x)
-            .map_err(bad_request)
-    })
-    .await
-    .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))??;
-    Ok(Json(drawn))
+    let game = r.game.trim().to_ascii_lowercase();
+    let config = generic_config(&r.config, false, limits, &game)?;
+    let task = DrawTree {
+        config,
+        depth: r.depth,
+    };
+    with_game(&game, r.position.as_deref(), r.eval.as_deref(), task)
+        .and_then(|x| x)
+        .map_err(bad_request)
+}
+
+/// The limits `prune serve` runs with by default (the fuzz targets check requests against
+/// them), with `threads` threads at most.
+fn default_limits(threads: usize) -> ServerLimits {
+    ServerLimits {
+        max_depth: 40,
+        max_time_ms: 60_000,
+        max_nodes: 2_000_000_000,
+        max_tt_mb: 256,
+        max_threads: threads,
+        max_searches: 2,
+        max_mcts_nodes: 2_000_000,
+    }
+}
+
+/// The message of an error answer.
+fn message(e: ApiError) -> String {
+    e.1
+}
+
+/// Reads `body` as the JSON body of `POST /api/{endpoint}` (`search`, `position`, `play` or
+/// `tree`) and handles it as `prune serve` does, short of running a search (a tree is drawn
+/// only up to depth 2, with tables of 16 MiB at most): the view of `position` and `play`,
+/// `None` for the others, or the error message the server would answer with.
+pub fn fuzz_request(endpoint: &str, body: &[u8]) -> Result<Option<View>, String> {
+    let limits = ServerLimits {
+        max_tt_mb: 16,
+        ..default_limits(4)
+    };
+    let json = |e: serde_json::Error| format!("the body: {e}");
+    match endpoint {
+        "search" => {
+            let r: SearchRequest = serde_json::from_slice(body).map_err(json)?;
+            search::prepare(r, &limits).map_err(|e| message(e.into()))?;
+            Ok(None)
+        }
+        "position" => {
+            let r: PositionRequest = serde_json::from_slice(body).map_err(json)?;
+            page_view(&r.game, r.position.as_deref(), None)
+                .map(Some)
+                .map_err(message)
+        }
+        "play" => {
+            let r: PlayRequest = serde_json::from_slice(body).map_err(json)?;
+            page_view(&r.game, r.position.as_deref(), Some(&r.mv))
+                .map(Some)
+                .map_err(message)
+        }
+        "tree" => {
+            let r: TreeRequest = serde_json::from_slice(body).map_err(json)?;
+            draw_tree(r, &limits, 2).map(|_| None).map_err(message)
+        }
+        other => Err(format!("no endpoint {other}")),
+    }
 }
 
 async fn lab_report(Path(name): Path<String>) -> Response {
