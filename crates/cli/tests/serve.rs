@@ -282,7 +282,7 @@ fn bad_requests_get_a_4xx_that_names_the_problem_and_the_server_goes_on() {
             "/api/search",
             r#"{"game":"connect4","engine":"fast"}"#,
             400,
-            "only othello",
+            "connect4 has no engine of its own",
         ),
         (
             "/api/search",
@@ -466,6 +466,10 @@ fn shogi_is_on_the_page_with_its_hands_its_evaluations_and_its_words() {
         .find(|g| g["name"] == "shogi")
         .expect("shogi is a page game");
     assert_eq!(shogi["evals"], json!(["hand", "material"]));
+    assert!(shogi["native_engine"]
+        .as_str()
+        .unwrap()
+        .contains("shogi engine"));
     // After 7g7f 3c3d 8h2b+ 3a2b Black holds a bishop: 43 drops onto the empty squares.
     let sfen = "lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b B 5";
     let (status, view) = server.post(
@@ -494,15 +498,34 @@ fn shogi_is_on_the_page_with_its_hands_its_evaluations_and_its_words() {
         after["position"],
         "lnsgkg1nl/1r5s1/pppppp1pp/6p2/4B4/2P6/PP1PPPPPP/7R1/LNSGKGSNL w - 6"
     );
-    // A search in shogi's words, with either evaluation; an unknown one is named.
-    for eval in ["hand", "material"] {
+    // A search in shogi's words, by the shogi engine (the default) and the generic one, with
+    // either evaluation; an unknown one is named.
+    for (engine, eval) in [
+        ("fast", "hand"),
+        ("fast", "material"),
+        ("generic", "material"),
+    ] {
         let events = server.events(&server.search(json!({
-            "game": "shogi", "position": sfen, "eval": eval, "limits": {"depth": 2},
+            "game": "shogi", "position": sfen, "eval": eval, "engine": engine,
+            "limits": {"depth": 2},
         })));
         let result = &events.last().unwrap()["result"];
         let text = result["score_text"].as_str().unwrap();
-        assert!(text.ends_with(" cp"), "{eval}: {text}");
+        assert!(text.ends_with(" cp"), "{engine} {eval}: {text}");
+        assert_eq!(result["engine"], engine);
+        assert!(
+            legal.iter().any(|m| m["move"] == result["best_move"]),
+            "{result}"
+        );
     }
+    // A mate in one: Black's gold drop on 1b (held by the pawn of 1c) mates the king of 1a.
+    let mate = "8k/9/8P/9/9/9/9/9/K8 b G 1";
+    let events = server.events(&server.search(json!({
+        "game": "shogi", "position": mate, "limits": {"depth": 3},
+    })));
+    let result = &events.last().unwrap()["result"];
+    assert_eq!(result["best_move"], "G*1b", "{result}");
+    assert_eq!(result["score_text"], "win: mate in 1 ply");
     let (status, e) = server.post(
         "/api/search",
         &json!({"game": "shogi", "eval": "nnue"}).to_string(),

@@ -41,6 +41,9 @@ pub struct GameInfo {
     pub evals: &'static [EvalInfo],
     /// Whether a position has a board to draw (the page, pictures); synthetic trees have none.
     pub board: bool,
+    /// The game's own engine beside the generic search, if it has one
+    /// ([`crate::RegisteredGame::native_search`]).
+    pub native_engine: Option<&'static str>,
     /// How its scores read, in words.
     pub score_words: &'static str,
     /// Published perft counts from the start, if any.
@@ -106,6 +109,9 @@ pub const GAMES: &[GameInfo] = &[
             },
         ],
         board: true,
+        native_engine: Some(
+            "the midgame search (NegaScout, its table, ProbCut) and the exact solver near the end",
+        ),
         score_words: "discs: +0.47 discs ahead by the evaluation, or the exact final margin",
         perft: Some(Perft {
             counts: &OTHELLO_PERFT,
@@ -123,6 +129,7 @@ pub const GAMES: &[GameInfo] = &[
             about: "open threats and centre stones",
         }],
         board: true,
+        native_engine: None,
         score_words: "Pons's scale: a win with the k-th stone of the winner is 22 - k",
         perft: None,
         suites: &["Pascal Pons's test sets (../shared/data/connect4)"],
@@ -146,6 +153,9 @@ pub const GAMES: &[GameInfo] = &[
             },
         ],
         board: true,
+        native_engine: Some(
+            "the shogi engine of prune usi (the selective search of the full preset)",
+        ),
         score_words: "centipawns (a pawn is 100), or mate",
         perft: Some(Perft {
             counts: &SHOGI_PERFT,
@@ -163,6 +173,7 @@ pub const GAMES: &[GameInfo] = &[
             about: "lines still open for each side",
         }],
         board: true,
+        native_engine: None,
         score_words: "win, draw or loss; else open lines",
         perft: Some(Perft {
             counts: &[
@@ -189,6 +200,7 @@ pub const GAMES: &[GameInfo] = &[
             about: "the leaf values with noise that shrinks with depth",
         }],
         board: false,
+        native_engine: None,
         score_words: "leaf values",
         perft: None,
         suites: &[],
@@ -203,6 +215,7 @@ pub const GAMES: &[GameInfo] = &[
             about: "the node's own random value",
         }],
         board: false,
+        native_engine: None,
         score_words: "leaf values",
         perft: None,
         suites: &[],

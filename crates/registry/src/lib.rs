@@ -11,6 +11,8 @@
 //! - [`with_game`]: from names to the typed game and evaluation, handed to a [`GameVisitor`]
 //!   (one generic method: the code a door writes once for every game).
 //! - [`board`]: a position as any door draws it, and an SVG picture of it.
+//! - [`native`]: a game's own engine beside the generic search (Othello's midgame search and
+//!   exact solver, the shogi engine), asked and answered the same way for every game.
 //!
 //! Adding a game: its crate implements `prune_search::Game`; here it gets a [`GameInfo`], a
 //! [`GameChoice`] arm, a [`RegisteredGame`] impl and its arm in [`with_game`]. The doors then
@@ -19,6 +21,7 @@
 pub mod board;
 pub mod catalog;
 pub mod dispatch;
+pub mod native;
 pub mod registered;
 
 pub use board::{svg, BoardView, Hand, MoveView, Side, Stone};
@@ -26,4 +29,5 @@ pub use catalog::{
     board_games, info, syntaxes, EvalInfo, GameChoice, GameError, GameInfo, Perft, GAMES,
 };
 pub use dispatch::{othello_eval, with_game, GameVisitor, LegalMoveNames, Setup, TreeDepth};
+pub use native::{NativeLimits, NativeReport, NativeResult, NATIVE_TT_MIB};
 pub use registered::{RegisteredGame, OPEN_GAME_DEPTH, OTHELLO_EXACT_EMPTIES};

@@ -16,9 +16,12 @@ use prune_connect4::ThreatEval;
 use prune_games::{LineEval, NoisyEval, RandomEval};
 use prune_othello::Ordered;
 
+use std::sync::Arc;
+
 use crate::board::{BoardView, Hand, MoveView, Side, Stone};
 use crate::catalog::{info, GameError};
 use crate::dispatch::{othello_eval, GameVisitor, Setup, TreeDepth};
+use crate::native::{NativeLimits, NativeReport, NativeResult};
 
 /// The depth searched in a game too deep to search to its end when no depth is given.
 pub const OPEN_GAME_DEPTH: u32 = 6;
@@ -132,6 +135,18 @@ pub trait RegisteredGame: Game + Clone + Send + Sync + 'static {
             std::cmp::Ordering::Less => other(to_move),
         };
         Some(format!("{} wins", winner.letter()))
+    }
+
+    /// A search by the game's own engine (the catalogue's `native_engine`) within `limits`, `observe` told of each finished
+    /// iteration, stopped when `stop` is raised (`None`: the game has no engine of its own).
+    fn native_search(
+        &self,
+        limits: &NativeLimits,
+        stop: &Arc<AtomicBool>,
+        observe: &mut dyn FnMut(&NativeReport<Self::Move>),
+    ) -> Option<Result<NativeResult<Self::Move>, String>> {
+        let _ = (limits, stop, observe);
+        None
     }
 
     /// The exact value and best move when the position is small enough to solve at once
@@ -282,6 +297,15 @@ impl RegisteredGame for Othello {
         }
         let winner = if b > w { 'X' } else { 'O' };
         Some(format!("{winner} wins {}-{}", b.max(w), b.min(w)))
+    }
+
+    fn native_search(
+        &self,
+        limits: &NativeLimits,
+        stop: &Arc<AtomicBool>,
+        observe: &mut dyn FnMut(&NativeReport<prune_othello::Move>),
+    ) -> Option<Result<NativeResult<prune_othello::Move>, String>> {
+        Some(crate::native::othello(self, limits, stop, observe))
     }
 
     fn exact(&self, stop: &AtomicBool) -> Option<(Score, Option<prune_othello::Move>)> {
@@ -439,6 +463,15 @@ impl RegisteredGame for Shogi {
 
     fn moves_played(&self) -> Option<usize> {
         Some(self.move_number().saturating_sub(1) as usize)
+    }
+
+    fn native_search(
+        &self,
+        limits: &NativeLimits,
+        stop: &Arc<AtomicBool>,
+        observe: &mut dyn FnMut(&NativeReport<prune_shogi::Move>),
+    ) -> Option<Result<NativeResult<prune_shogi::Move>, String>> {
+        Some(crate::native::shogi(self, limits, stop, observe))
     }
 
     fn board(&self) -> Option<BoardView> {

@@ -255,3 +255,48 @@ fn othello_near_the_end_is_solved_as_the_plain_search_to_the_end_finds() {
     assert!(best.is_some());
     assert!(prune_othello::Position::START.exact(&stop).is_none());
 }
+
+#[test]
+fn the_games_with_an_engine_of_their_own_search_with_it_and_the_others_say_none() {
+    struct Native;
+    impl GameVisitor for Native {
+        type Output = Option<(bool, usize)>;
+        fn visit<G: RegisteredGame, E: Evaluator<G> + Clone + 'static>(
+            self,
+            game: G,
+            _: E,
+            _: TreeDepth,
+        ) -> Self::Output {
+            let limits = prune_registry::NativeLimits {
+                depth: Some(3),
+                threads: 1,
+                ..Default::default()
+            };
+            let stop = std::sync::Arc::new(AtomicBool::new(false));
+            let mut reports = 0;
+            let r = game.native_search(&limits, &stop, &mut |_| reports += 1)?;
+            let r = r.unwrap();
+            let legal = r.best.is_some_and(|m| game.legal_moves().contains(&m));
+            assert_eq!(r.last.pv.first().copied(), r.best);
+            Some((legal, reports))
+        }
+    }
+    for (info, example) in GAMES.iter().zip([
+        "othello",
+        "connect4",
+        "shogi",
+        "tictactoe",
+        "uniform:width=2,depth=3",
+        "random:seed=1",
+    ]) {
+        let found = with_game(example.parse().unwrap(), &Setup::default(), Native).unwrap();
+        match found {
+            Some((legal, reports)) => {
+                assert!(info.native_engine.is_some(), "{}", info.name);
+                assert!(legal, "{}: the best move is legal", info.name);
+                assert_eq!(reports, 3, "{}: one report per iteration", info.name);
+            }
+            None => assert!(info.native_engine.is_none(), "{}", info.name),
+        }
+    }
+}

@@ -239,6 +239,7 @@ async fn games() -> Json<Value> {
                 "position_help": info.position,
                 "evals": evals,
                 "score_words": info.score_words,
+                "native_engine": info.native_engine,
             })
         })
         .collect();

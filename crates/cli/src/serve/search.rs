@@ -6,11 +6,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use prune_othello::midgame::{MidgameSearch, Selectivity};
-use prune_othello::{OthelloEval, Position as Othello, StaticOrdering};
+use prune_othello::midgame::Selectivity;
+use prune_othello::StaticOrdering;
 use prune_registry::{
-    with_game as with_registered, GameChoice, GameError, GameVisitor, RegisteredGame, Setup,
-    TreeDepth,
+    with_game as with_registered, GameChoice, GameError, GameVisitor, NativeLimits, NativeReport,
+    RegisteredGame, Setup, TreeDepth,
 };
 use prune_search::mcts::{Mcts, MctsConfig, MctsLimits, Playout};
 use prune_search::{
@@ -26,8 +26,6 @@ use crate::config_args::ConfigArgs;
 use crate::report::{result_json, SearchEngine};
 use crate::CliError;
 
-/// The fast Othello search's table, in MiB.
-const FAST_TT_MIB: usize = 64;
 /// How often an MCTS search reports, with its tree kept between reports.
 const MCTS_SLICE: Duration = Duration::from_millis(100);
 
@@ -264,6 +262,7 @@ pub fn prepare(request: SearchRequest, max: &ServerLimits) -> Result<Prepared, C
              engine mcts",
         ));
     }
+    let own_engine = prune_registry::info(&game).is_some_and(|g| g.native_engine.is_some());
     let engine = match request.engine.as_deref().map(str::trim) {
         _ if mcts => "mcts",
         Some(e) if e.eq_ignore_ascii_case("fast") => "fast",
@@ -273,12 +272,13 @@ pub fn prepare(request: SearchRequest, max: &ServerLimits) -> Result<Prepared, C
                 "engine: unknown engine '{e}' (expected fast, generic or mcts)"
             )))
         }
-        _ if game == "othello" && !generic_options => "fast",
+        _ if own_engine && !generic_options => "fast",
         _ => "generic",
     };
-    if engine == "fast" && game != "othello" {
+    if engine == "fast" && !own_engine {
         return Err(bad(format!(
-            "engine: only othello has a fast search, not {game}"
+            "engine: {game} has no engine of its own (fast: othello and shogi have one); use \
+             generic or mcts"
         )));
     }
     let tt = c.tt_mb.unwrap_or(0);
@@ -330,6 +330,9 @@ pub fn prepare(request: SearchRequest, max: &ServerLimits) -> Result<Prepared, C
                     "engine fast: preset, algorithm and the switches configure the generic \
                      search; drop engine fast",
                 ));
+            }
+            if c.selectivity.is_some() && game != "othello" {
+                return Err(bad("config.selectivity: only othello has a ProbCut fit"));
             }
             Plan::Fast(match c.selectivity {
                 Some(t) => Selectivity::Sigma(t),
@@ -499,62 +502,88 @@ impl GameTask for Check {
     }
 }
 
-/// Othello's fast search, where `game` is an Othello position (`None` for other games: the
-/// only game-specific engine the page offers).
+/// The game's own engine (`engine: "fast"`: Othello's midgame search and exact solver, the
+/// shogi engine), through the registry (`None`: the game has none).
 fn fast<G: RegisteredGame>(
     game: &G,
     selectivity: Selectivity,
     prepared: &Prepared,
     job: &Job,
     report: bool,
-    slots: &mut Slots,
 ) -> Option<Result<Value, String>> {
-    let position = (game as &dyn std::any::Any).downcast_ref::<Othello>()?;
-    if slots.fast.is_none() {
-        match MidgameSearch::new(FAST_TT_MIB) {
-            Ok(s) => slots.fast = Some(s),
-            Err(e) => return Some(Err(format!("the fast search's table: {e}"))),
-        }
-    }
-    let search = slots.fast.as_mut().expect("made above");
-    let eval = match prepared.request.eval.as_deref().map(str::trim) {
-        Some("hand") => OthelloEval::Hand,
-        _ => OthelloEval::default(),
-    };
-    search.set_eval(eval);
-    search.set_threads(prepared.parallel.threads);
-    search.set_selectivity(selectivity);
-    let limits = SearchLimits {
-        depth: prepared.limits.depth.or(Some(position.default_depth())),
-        ..prepared.limits
+    let limits = NativeLimits {
+        depth: prepared.limits.depth,
+        nodes: prepared.limits.nodes,
+        time: prepared.limits.time,
+        threads: prepared.parallel.threads,
+        eval: prepared.request.eval.clone(),
+        selectivity: match selectivity {
+            Selectivity::Sigma(t) => Some(t),
+            Selectivity::Off => None,
+        },
     };
     let start = Instant::now();
-    let mut observe = |it: &Iteration<prune_othello::Move>| {
+    let name = |m: &G::Move| game.move_name(*m);
+    let mut observe = |it: &NativeReport<G::Move>| {
         if report {
-            job.push(iteration_event::<Othello>(it, start));
+            job.push(json!({
+                "type": "iteration",
+                "depth": it.depth,
+                "score": it.score,
+                "score_text": it.score_text,
+                "best_move": it.pv.first().map(name),
+                "pv": it.pv.iter().map(name).collect::<Vec<_>>(),
+                "nodes": it.nodes,
+                "time_ms": it.elapsed.as_secs_f64() * 1e3,
+                "nps": nps(it.nodes, it.elapsed),
+            }));
         }
     };
-    let r = search.search_observed(position, &limits, Some(&job.stop), &mut observe);
-    let enhancements = vec![
-        "iterative".to_string(),
-        format!("tt {FAST_TT_MIB} MiB"),
-        "table move, evaluation and fastest-first ordering".to_string(),
-    ];
-    let engine = SearchEngine::Fast {
-        algorithm: Algorithm::NegaScout.name(),
-        enhancements: &enhancements,
+    let r = match game.native_search(&limits, &job.stop, &mut observe)? {
+        Ok(r) => r,
+        Err(e) => return Some(Err(e)),
     };
-    let mut json = result_json("othello", &engine, &limits, &r);
-    json["score_text"] = json!(Othello::score_text(r.score));
-    Some(Ok(json))
+    let elapsed = start.elapsed();
+    Some(Ok(json!({
+        "game": G::NAME,
+        "engine": "fast",
+        "algorithm": r.engine,
+        "limits": {
+            "depth": limits.depth,
+            "nodes": limits.nodes,
+            "time_ms": limits.time.map(|t| t.as_secs_f64() * 1e3),
+        },
+        "score": r.last.score,
+        "score_text": r.last.score_text,
+        "best_move": r.best.as_ref().map(name),
+        "pv": r.last.pv.iter().map(name).collect::<Vec<_>>(),
+        "depth": r.last.depth,
+        "exhausted": r.exact,
+        "interrupted": job.stop.load(Ordering::Relaxed)
+            || limits.time.is_some_and(|t| elapsed >= t)
+            || limits.nodes.is_some_and(|n| r.last.nodes >= n),
+        "stats": {
+            "nodes": r.last.nodes,
+            "time_ms": elapsed.as_secs_f64() * 1e3,
+            "nodes_per_second": nps(r.last.nodes, elapsed),
+        },
+    })))
 }
 
-/// The engines of one request, made on first use and kept for the searches after it (an
-/// analysis searches every child with the same ones, tables and all).
+/// Nodes per second.
+fn nps(nodes: u64, elapsed: Duration) -> f64 {
+    let secs = elapsed.as_secs_f64();
+    if secs > 0.0 {
+        nodes as f64 / secs
+    } else {
+        0.0
+    }
+}
+
+/// The generic engine of one request, made on first use and kept for the searches after it
+/// (an analysis searches every child with the same one, table and all).
 #[derive(Default)]
 pub struct Slots {
-    /// The fast Othello search.
-    fast: Option<MidgameSearch>,
     /// The generic engine (an `Engine<G>` of the request's game).
     generic: Option<Box<dyn std::any::Any + Send>>,
 }
@@ -624,8 +653,8 @@ fn search_once<G: RegisteredGame, E: Evaluator<G>>(
             if let Some((score, best)) = game.exact(&job.stop) {
                 return Ok(exact_json(game, score, best));
             }
-            fast(game, *selectivity, prepared, job, report, slots)
-                .unwrap_or_else(|| Err("no fast search for this game".into()))
+            fast(game, *selectivity, prepared, job, report)
+                .unwrap_or_else(|| Err("no engine of its own for this game".into()))
         }
         Plan::Generic(config) => {
             if slots.generic.is_none() {

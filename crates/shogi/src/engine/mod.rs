@@ -213,6 +213,12 @@ impl Engine {
         self.stop.clone()
     }
 
+    /// Makes `flag` the engine's stop flag (one the caller already raises, such as a server's
+    /// per-search flag).
+    pub fn set_stop_flag(&mut self, flag: Arc<AtomicBool>) {
+        self.stop = flag;
+    }
+
     /// Searches `root` within `limits`, calling `report` after each finished iteration.
     /// `history` lists the game's positions before `root`, oldest first, as
     /// [`crate::GameRecord::history`] gives them (keys and checks), for the repetition rule.

@@ -921,11 +921,13 @@
     $('position-input').placeholder = help ? help.split('\n')[0].slice(0, 120) : 'paste a position';
   }
 
-  /** "fast" exists only for Othello; the mcts and alpha-beta fields show by engine. */
+  /** "fast" (the game's own engine) exists for the games that have one (Othello, shogi); the
+   * mcts and alpha-beta fields show by engine. */
   function updateEngineChoices() {
     const sel = $('engine');
+    const info = state.games[game()];
     for (const opt of sel.options) {
-      if (opt.value === 'fast') opt.disabled = game() !== 'othello';
+      if (opt.value === 'fast') opt.disabled = !(info && info.native_engine);
     }
     if (sel.selectedOptions[0] && sel.selectedOptions[0].disabled) sel.value = '';
     const mcts = sel.value === 'mcts';
