@@ -12,7 +12,7 @@ use prune_games::TicTacToe as Ttt;
 use prune_lab::tree::{render, Passes, Picture, TreeFormat};
 use prune_othello::endgame::EndgameSolver;
 use prune_othello::{Position, StaticOrdering};
-use prune_registry::{GameError, GameVisitor, RegisteredGame, Setup, TreeDepth};
+use prune_registry::{GameError, GameVisitor, NativeLimits, RegisteredGame, Setup, TreeDepth};
 use prune_search::mcts::{Mcts, MctsLimits};
 use prune_search::{
     Algorithm, Engine, Evaluator, FailMode, Game, Parallel, ParallelKind, Score, SearchConfig,
@@ -337,8 +337,11 @@ fn names<M: std::fmt::Display>(
 /// of the three is given: to the end, or 6 for Othello), `time_ms`, `nodes`, `playouts`
 /// (MCTS). Othello takes `eval="pattern"` (default) or `"hand"`. The GIL is released while the
 /// Rust search runs (a Python game takes it back for each of its methods).
+///
+/// `engine="native"` searches with the game's own engine instead (Othello's midgame search
+/// and exact solver, the shogi engine of `prune usi`; `threads` threads), with no `config`.
 #[pyfunction]
-#[pyo3(signature = (game, config=None, *, depth=None, time_ms=None, nodes=None, playouts=None, eval=None))]
+#[pyo3(signature = (game, config=None, *, depth=None, time_ms=None, nodes=None, playouts=None, eval=None, engine=None, threads=1))]
 #[allow(clippy::too_many_arguments)]
 fn search(
     py: Python<'_>,
@@ -349,7 +352,40 @@ fn search(
     nodes: Option<u64>,
     playouts: Option<u64>,
     eval: Option<&str>,
+    engine: Option<&str>,
+    threads: usize,
 ) -> PyResult<PySearchResult> {
+    match engine.map(str::trim) {
+        None | Some("generic") => {}
+        Some("native") => {
+            if config.is_some() || playouts.is_some() {
+                return Err(err(
+                    "engine: the native engine takes no config and no playouts (they configure the \
+                     generic search)",
+                ));
+            }
+            if depth == Some(0) || threads == 0 {
+                return Err(err("depth and threads must be at least 1"));
+            }
+            let AnyGame::Native(native) = any_game(game)? else {
+                return Err(err("engine: a Python game has no native engine"));
+            };
+            let limits = NativeLimits {
+                depth,
+                nodes,
+                time: time_ms.map(Duration::from_millis),
+                threads,
+                eval: eval.map(str::to_string),
+                selectivity: None,
+            };
+            return native.visit(eval, NativeVisit { py, limits })?;
+        }
+        Some(other) => {
+            return Err(err(format!(
+                "engine: unknown engine '{other}' (expected generic or native)"
+            )))
+        }
+    }
     let config = match config {
         Some(c) => c.clone(),
         None => PySearchConfig {
@@ -451,6 +487,49 @@ impl<L: Fn(u32) -> SearchLimits + Sync> GameVisitor for SearchVisit<'_, '_, L> {
                 )
             })
             .map_err(err)?;
+        finish(self.py, found, |py, ms| {
+            names(py, ms, |m| game.move_name(*m))
+        })
+    }
+}
+
+/// A search of one of prune's games by its own engine, through the registry.
+struct NativeVisit<'py> {
+    py: Python<'py>,
+    limits: NativeLimits,
+}
+
+impl GameVisitor for NativeVisit<'_> {
+    type Output = PyResult<PySearchResult>;
+    fn visit<G: RegisteredGame, E: Evaluator<G> + Clone + 'static>(
+        self,
+        game: G,
+        _: E,
+        _: TreeDepth,
+    ) -> Self::Output {
+        let stop = Arc::new(AtomicBool::new(false));
+        let limits = self.limits;
+        let r = self
+            .py
+            .allow_threads(|| game.native_search(&limits, &stop, &mut |_| {}))
+            .ok_or_else(|| err(format!("engine: {} has no native engine", G::NAME)))?
+            .map_err(err)?;
+        let (score, kind) = score_parts(r.last.score);
+        let time_ms = r.last.elapsed.as_secs_f64() * 1e3;
+        let found = Found {
+            score,
+            kind,
+            text: r.last.score_text.clone(),
+            best: r.best,
+            pv: r.last.pv.clone(),
+            depth: r.last.depth,
+            exhausted: r.exact,
+            stats: serde_json::json!({
+                "nodes": r.last.nodes,
+                "time_ms": time_ms,
+                "engine": r.engine,
+            }),
+        };
         finish(self.py, found, |py, ms| {
             names(py, ms, |m| game.move_name(*m))
         })

@@ -93,6 +93,13 @@ def test_shogi_positions_moves_hands_and_scores():
     # Scores read in each game's own words.
     o = prune.search(prune.Othello(), depth=2)
     assert o.score_text.endswith(" discs")
+    # The shogi engine of `prune usi`, through the registry: a mate in one found and said so.
+    mate = prune.Shogi("8k/9/8P/9/9/9/9/9/K8 b G 1")
+    n = prune.search(mate, engine="native", depth=3)
+    assert (n.best_move, n.score_kind, n.score_text) == ("G*1b", "win", "win: mate in 1 ply")
+    assert prune.search(after, engine="native", depth=3).best_move in ("3a2b", "8b2b")
+    o = prune.search(prune.Othello(), engine="native", depth=4)
+    assert o.best_move in prune.Othello().legal_moves() and o.score_text.endswith(" discs")
     # Mated: White's king on 1a, Black's gold on 1b held by the pawn of 1c.
     mated = prune.Shogi("8k/8G/8P/9/9/9/9/9/K8 w - 1")
     assert mated.is_over() and mated.outcome() == -1 and mated.legal_moves() == []
@@ -132,6 +139,8 @@ def test_mcts_proves_tic_tac_toe_a_draw():
         (lambda: prune.search(prune.Shogi(), eval="nnue"), "expected hand, material"),
         (lambda: prune.Shogi("lnsgkgsnl/9 b - 1"), "sfen:"),
         (lambda: prune.Shogi().play("5e5d"), "not legal"),
+        (lambda: prune.search(prune.ConnectFour(), engine="native", depth=2), "no native engine"),
+        (lambda: prune.search(prune.Shogi(), engine="turbo"), "unknown engine 'turbo'"),
         (lambda: prune.search(object(), depth=2), "not a game of prune"),
         (lambda: prune.perft(prune.Othello(), 99), "at most 20"),
     ],
