@@ -20,7 +20,7 @@ use crate::report::{print_result, result_json, SearchEngine};
 use crate::CliError;
 // The depth searched in a game too deep to search to its end (Othello, shogi) when none is
 // given is the registry's.
-use prune_registry::{RegisteredGame, OPEN_GAME_DEPTH};
+use prune_registry::{NativeLimits, RegisteredGame, OPEN_GAME_DEPTH};
 
 /// The fast Othello search's table when `--tt` is not given, in MiB.
 const FAST_TT_MIB: usize = 64;
@@ -162,23 +162,23 @@ impl SearchArgs {
         })
     }
 
-    /// The search to run: fast for Othello unless a search option or `--engine generic` asks
-    /// for the generic one.
+    /// The search to run: the game's own engine (`fast`: Othello's midgame search, the shogi
+    /// engine) where it has one, unless a search option or `--engine generic` asks for the
+    /// generic one.
     fn engine(&self, choice: GameChoice) -> Result<EngineKind, CliError> {
         let option = self.config_args.first_search_option();
-        match (self.engine, choice, option) {
-            (Some(EngineKind::Fast), GameChoice::Othello, Some(option)) => {
-                Err(CliError::Usage(format!(
-                    "{option}: --preset, --algorithm and the switches configure the generic \
-                     search; drop --engine fast"
-                )))
-            }
-            (Some(EngineKind::Fast), GameChoice::Othello, None) => Ok(EngineKind::Fast),
-            (Some(EngineKind::Fast), other, _) => Err(CliError::Usage(format!(
-                "--engine fast: only othello has a fast search, not {other}"
+        let own = choice.info().native_engine.is_some();
+        match (self.engine, own, option) {
+            (Some(EngineKind::Fast), true, Some(option)) => Err(CliError::Usage(format!(
+                "{option}: --preset, --algorithm and the switches configure the generic \
+                 search; drop --engine fast"
+            ))),
+            (Some(EngineKind::Fast), true, None) => Ok(EngineKind::Fast),
+            (Some(EngineKind::Fast), false, _) => Err(CliError::Usage(format!(
+                "--engine fast: {choice} has no engine of its own (othello and shogi have one)"
             ))),
             (Some(EngineKind::Generic), _, _) => Ok(EngineKind::Generic),
-            (None, GameChoice::Othello, None) => Ok(EngineKind::Fast),
+            (None, true, None) => Ok(EngineKind::Fast),
             (None, _, _) => Ok(EngineKind::Generic),
         }
     }
@@ -193,7 +193,10 @@ pub fn run(args: &SearchArgs) -> Result<(), CliError> {
         return run_mcts(args, choice);
     }
     if args.engine(choice)? == EngineKind::Fast {
-        return run_fast(args);
+        return match choice {
+            GameChoice::Othello => run_fast(args),
+            _ => run_native(args, choice),
+        };
     }
     let mut config = args.config()?;
     if let Some(Selectivity::Sigma(t)) = args.selectivity {
@@ -215,6 +218,111 @@ pub fn run(args: &SearchArgs) -> Result<(), CliError> {
     }
     let options = args.game_options()?;
     run_on_game(choice, &options, SearchCommand { args, config })
+}
+
+/// `prune search --engine fast` on a game other than Othello: the game's own engine through
+/// the registry ([`RegisteredGame::native_search`]).
+fn run_native(args: &SearchArgs, choice: GameChoice) -> Result<(), CliError> {
+    if let Some(t) = args.selectivity {
+        return Err(CliError::Usage(format!(
+            "--selectivity {t}: only Othello's search has a ProbCut fit"
+        )));
+    }
+    if args.config_args.tt_mb.is_some() {
+        return Err(CliError::Usage(format!(
+            "--tt-mb: the {choice} engine's table is {} MiB here (prune usi sets USI_Hash)",
+            prune_registry::NATIVE_TT_MIB
+        )));
+    }
+    let limits = args.limits(Some(prune_registry::OPEN_GAME_DEPTH))?;
+    let native = NativeLimits {
+        depth: limits.depth,
+        nodes: limits.nodes,
+        time: limits.time,
+        threads: args.parallel_args.build()?.threads,
+        eval: args.eval.clone(),
+        selectivity: None,
+    };
+    let options = args.game_options()?;
+    run_on_game(choice, &options, NativeCommand { args, native })
+}
+
+/// Runs a game's own engine and prints what it found.
+struct NativeCommand<'a> {
+    args: &'a SearchArgs,
+    native: NativeLimits,
+}
+
+impl GameCommand for NativeCommand<'_> {
+    fn run<G: RegisteredGame, E: Evaluator<G>>(
+        self,
+        game: &G,
+        _: &E,
+        _: TreeDepth,
+    ) -> Result<(), CliError> {
+        let verbose = self.args.verbose && !self.args.json;
+        let name = |m: &G::Move| game.move_name(*m);
+        let line = |pv: &[G::Move]| pv.iter().map(name).collect::<Vec<_>>().join(" ");
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let mut observe = |it: &prune_registry::NativeReport<G::Move>| {
+            if verbose {
+                println!(
+                    "depth {:>2}  {:>16}  {:>12} nodes  {:>8.1} ms  {}",
+                    it.depth,
+                    it.score_text,
+                    it.nodes,
+                    it.elapsed.as_secs_f64() * 1e3,
+                    line(&it.pv)
+                );
+            }
+        };
+        let r = game
+            .native_search(&self.native, &stop, &mut observe)
+            .ok_or_else(|| CliError::Usage(format!("{}: no engine of its own", G::NAME)))?
+            .map_err(|e| CliError::Usage(format!("--eval: {e}")))?;
+        let secs = r.last.elapsed.as_secs_f64();
+        let nps = if secs > 0.0 {
+            r.last.nodes as f64 / secs
+        } else {
+            0.0
+        };
+        if self.args.json {
+            let value = serde_json::json!({
+                "game": G::NAME,
+                "engine": "fast",
+                "algorithm": r.engine,
+                "score": r.last.score,
+                "score_text": r.last.score_text,
+                "best_move": r.best.as_ref().map(name),
+                "pv": r.last.pv.iter().map(name).collect::<Vec<_>>(),
+                "depth": r.last.depth,
+                "exhausted": r.exact,
+                "stats": {
+                    "nodes": r.last.nodes,
+                    "time_ms": secs * 1e3,
+                    "nodes_per_second": nps,
+                },
+            });
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&value).expect("JSON of plain data")
+            );
+            return Ok(());
+        }
+        println!("{} ({})", G::NAME, r.engine);
+        println!(
+            "best move {}",
+            r.best.as_ref().map_or("none".to_string(), name)
+        );
+        println!("score     {}", r.last.score_text);
+        println!("depth     {}", r.last.depth);
+        println!("pv        {}", line(&r.last.pv));
+        println!(
+            "nodes     {} in {:.3} s ({:.0} nodes/s)",
+            r.last.nodes, secs, nps
+        );
+        Ok(())
+    }
 }
 
 /// `prune search --algorithm mcts`: Monte Carlo tree search of any game.

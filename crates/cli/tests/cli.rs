@@ -448,7 +448,7 @@ fn othello_searches_with_the_fast_engine_unless_the_search_is_configured() {
         ),
         (
             &["search", "--game", "connect4", "--engine", "fast"][..],
-            "only othello",
+            "connect4 has no engine of its own",
         ),
         (
             &["search", "--game", "othello", "--selectivity", "lots"][..],

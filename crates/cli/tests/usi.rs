@@ -234,3 +234,48 @@ fn play_refuses_othello_options_for_shogi() {
         ),
     ]);
 }
+
+#[test]
+fn search_runs_the_shogi_engine_through_the_registry() {
+    // A mate in one: Black's gold drop on 1b, held by the pawn of 1c, mates the king of 1a.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_prune"))
+        .args([
+            "search",
+            "--game",
+            "shogi",
+            "--position",
+            "8k/9/8P/9/9/9/9/9/K8 b G 1",
+            "--depth",
+            "4",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["engine"], "fast");
+    assert_eq!(v["best_move"], "G*1b");
+    assert_eq!(v["score_text"], "win: mate in 1 ply");
+    assert_eq!(v["score"]["kind"], "win");
+    // The generic search stays one option away, and options of the other engine are named.
+    common::assert_usage_errors(&[
+        (
+            &[
+                "search", "--game", "shogi", "--engine", "fast", "--preset", "full",
+            ],
+            "drop --engine fast",
+        ),
+        (
+            &[
+                "search",
+                "--game",
+                "shogi",
+                "--selectivity",
+                "1.0",
+                "--depth",
+                "2",
+            ],
+            "only Othello's search has a ProbCut fit",
+        ),
+    ]);
+}
