@@ -545,4 +545,12 @@ fn shogi_is_on_the_page_with_its_hands_its_evaluations_and_its_words() {
         .unwrap()
         .to_string();
     assert!(text.ends_with(" discs"), "{text}");
+    // With no limit asked, each game's own engine stops at the game's default depth (6), not
+    // at the server's time cap.
+    for game in ["othello", "shogi"] {
+        let events = server.events(&server.search(json!({ "game": game })));
+        let result = &events.last().unwrap()["result"];
+        assert_eq!(result["engine"], "fast", "{result}");
+        assert_eq!(result["depth"], 6, "{game}: {result}");
+    }
 }

@@ -511,8 +511,10 @@ fn fast<G: RegisteredGame>(
     job: &Job,
     report: bool,
 ) -> Option<Result<Value, String>> {
+    // The server's node and time caps are guards, not the request's limits: with no depth
+    // asked, the game's default depth ends the search, as in the generic search.
     let limits = NativeLimits {
-        depth: prepared.limits.depth,
+        depth: prepared.limits.depth.or(Some(game.default_depth())),
         nodes: prepared.limits.nodes,
         time: prepared.limits.time,
         threads: prepared.parallel.threads,
