@@ -332,10 +332,11 @@ fn names<M: std::fmt::Display>(
         .collect()
 }
 
-/// Searches `game` (an `Othello`, `ConnectFour`, `TicTacToe` or a Python game) with `config`
-/// (alpha-beta on one thread by default) within the limits: `depth` (the game's own when none
-/// of the three is given: to the end, or 6 for Othello), `time_ms`, `nodes`, `playouts`
-/// (MCTS). Othello takes `eval="pattern"` (default) or `"hand"`. The GIL is released while the
+/// Searches `game` (an `Othello`, `ConnectFour`, `Shogi`, `TicTacToe` or a Python game) with
+/// `config` (alpha-beta on one thread by default) within the limits: `depth` (the game's own
+/// when none of the three is given: to the end, or 6 for Othello and shogi), `time_ms`,
+/// `nodes`, `playouts` (MCTS). `eval` names one of the game's evaluations (Othello `pattern`,
+/// the default, or `hand`; shogi `hand`, the default, or `material`). The GIL is released while the
 /// Rust search runs (a Python game takes it back for each of its methods).
 ///
 /// `engine="native"` searches with the game's own engine instead (Othello's midgame search
@@ -364,9 +365,11 @@ fn search(
                      generic search)",
                 ));
             }
-            if depth == Some(0) || threads == 0 {
-                return Err(err("depth and threads must be at least 1"));
+            if depth == Some(0) {
+                return Err(err("depth must be at least 1"));
             }
+            // The command line's bound on threads.
+            Parallel::new(threads, ParallelKind::Ybwc).map_err(|e| err(format!("threads: {e}")))?;
             let AnyGame::Native(native) = any_game(game)? else {
                 return Err(err("engine: a Python game has no native engine"));
             };

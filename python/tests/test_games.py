@@ -141,6 +141,7 @@ def test_mcts_proves_tic_tac_toe_a_draw():
         (lambda: prune.Shogi().play("5e5d"), "not legal"),
         (lambda: prune.search(prune.ConnectFour(), engine="native", depth=2), "no native engine"),
         (lambda: prune.search(prune.Shogi(), engine="turbo"), "unknown engine 'turbo'"),
+        (lambda: prune.search(prune.Othello(), engine="native", threads=100000), "threads:"),
         (lambda: prune.search(object(), depth=2), "not a game of prune"),
         (lambda: prune.perft(prune.Othello(), 99), "at most 20"),
     ],

@@ -78,16 +78,18 @@ pub struct SearchArgs {
     /// position after the move).
     #[arg(long, value_name = "square|mobility|eval", default_value = "mobility")]
     pub othello_ordering: String,
-    /// Othello's evaluation: pattern (the built-in trained weights), hand (the hand-made
-    /// evaluation) or a weights file written by `prune train` [default: pattern].
+    /// The evaluation by the registry's names: Othello `pattern` (the built-in trained
+    /// weights, the default), `hand` (the hand-made evaluation) or a weights file written by
+    /// `prune train`; shogi `hand` (the default) or `material`; the other games have one each.
     #[arg(long, value_name = "EVAL")]
     pub eval: Option<String>,
-    /// Othello: `fast`, its own midgame search (NegaScout with iterative deepening, a
-    /// transposition table, evaluation and fastest-first ordering, incremental pattern
-    /// evaluation), or `generic`, the library's search configured by the options under "Search
-    /// configuration" [default: fast for Othello when none of those is given (`--tt` only
-    /// sizes the fast search's table, 64 MiB by default); generic otherwise, and for every
-    /// other game]. The JSON's `engine` says which ran.
+    /// `fast`, the game's own engine where it has one (Othello: its midgame search, NegaScout
+    /// with iterative deepening, a transposition table, evaluation and fastest-first ordering,
+    /// incremental pattern evaluation; shogi: the engine of `prune usi`), or `generic`, the
+    /// library's search configured by the options under "Search configuration" [default: fast
+    /// for Othello and shogi when none of those is given (for Othello `--tt` only sizes the
+    /// fast search's table, 64 MiB by default); generic otherwise, and for every other game].
+    /// The JSON's `engine` says which ran.
     #[arg(long, value_parser = prune_search::parse_name::<EngineKind>)]
     pub engine: Option<EngineKind>,
     /// Othello's forward pruning: off (full width), or Multi-ProbCut with this margin in
@@ -166,7 +168,13 @@ impl SearchArgs {
     /// engine) where it has one, unless a search option or `--engine generic` asks for the
     /// generic one.
     fn engine(&self, choice: GameChoice) -> Result<EngineKind, CliError> {
-        let option = self.config_args.first_search_option();
+        // Othello's own search has a table sized by --tt-mb; another game's engine has none,
+        // so there --tt-mb asks for the generic search.
+        let option = if choice == GameChoice::Othello {
+            self.config_args.first_search_option()
+        } else {
+            self.config_args.given().into_iter().next()
+        };
         let own = choice.info().native_engine.is_some();
         match (self.engine, own, option) {
             (Some(EngineKind::Fast), true, Some(option)) => Err(CliError::Usage(format!(
@@ -228,12 +236,6 @@ fn run_native(args: &SearchArgs, choice: GameChoice) -> Result<(), CliError> {
             "--selectivity {t}: only Othello's search has a ProbCut fit"
         )));
     }
-    if args.config_args.tt_mb.is_some() {
-        return Err(CliError::Usage(format!(
-            "--tt-mb: the {choice} engine's table is {} MiB here (prune usi sets USI_Hash)",
-            prune_registry::NATIVE_TT_MIB
-        )));
-    }
     let limits = args.limits(Some(prune_registry::OPEN_GAME_DEPTH))?;
     let native = NativeLimits {
         depth: limits.depth,
@@ -279,7 +281,7 @@ impl GameCommand for NativeCommand<'_> {
         let r = game
             .native_search(&self.native, &stop, &mut observe)
             .ok_or_else(|| CliError::Usage(format!("{}: no engine of its own", G::NAME)))?
-            .map_err(|e| CliError::Usage(format!("--eval: {e}")))?;
+            .map_err(CliError::Failure)?;
         let secs = r.last.elapsed.as_secs_f64();
         let nps = if secs > 0.0 {
             r.last.nodes as f64 / secs

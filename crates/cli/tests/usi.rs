@@ -257,6 +257,26 @@ fn search_runs_the_shogi_engine_through_the_registry() {
     assert_eq!(v["best_move"], "G*1b");
     assert_eq!(v["score_text"], "win: mate in 1 ply");
     assert_eq!(v["score"]["kind"], "win");
+    // Evaluation names in any case, as the registry takes them; --tt-mb asks for the generic
+    // search (the shogi engine's table is its own).
+    for args in [
+        &[
+            "search", "--game", "shogi", "--eval", "Material", "--depth", "2",
+        ][..],
+        &[
+            "search", "--game", "shogi", "--tt-mb", "16", "--depth", "2", "--json",
+        ][..],
+    ] {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_prune"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
     // The generic search stays one option away, and options of the other engine are named.
     common::assert_usage_errors(&[
         (

@@ -57,8 +57,8 @@ fn position<G: RegisteredGame>(setup: &Setup, start: G) -> Result<G, GameError> 
 /// Othello's evaluation called `name`: `pattern`, `hand`, or a weights file.
 pub fn othello_eval(name: &str) -> Result<OthelloEval, GameError> {
     match name.trim() {
-        "pattern" => Ok(OthelloEval::default()),
-        "hand" => Ok(OthelloEval::Hand),
+        n if n.eq_ignore_ascii_case("pattern") => Ok(OthelloEval::default()),
+        n if n.eq_ignore_ascii_case("hand") => Ok(OthelloEval::Hand),
         path => {
             let bytes = std::fs::read(path).map_err(|e| {
                 GameError::Eval(format!(

@@ -152,6 +152,8 @@ fn shogi_score(score: i32) -> (Score, String) {
     };
     if score >= MATE_BOUND {
         (Score::WIN, format!("win: mate in {}", plies(MATE - score)))
+    } else if score <= -MATE {
+        (Score::LOSS, "loss: mated".to_string())
     } else if score <= -MATE_BOUND {
         (
             Score::LOSS,
@@ -171,14 +173,20 @@ pub(crate) fn shogi(
     stop: &Arc<AtomicBool>,
     observe: &mut dyn FnMut(&NativeReport<prune_shogi::Move>),
 ) -> Result<NativeResult<prune_shogi::Move>, String> {
-    let eval = match limits.eval.as_deref() {
+    // The registry's names, any case (as the generic search takes them).
+    let eval = match limits
+        .eval
+        .as_deref()
+        .map(str::trim)
+        .filter(|e| !e.is_empty())
+    {
         None => EvalKind::HandMade,
-        Some(name) => EvalKind::from_name(name).ok_or_else(|| {
-            format!(
-                "unknown evaluation '{name}' of shogi (expected {})",
-                EvalKind::NAMES.join(", ")
-            )
-        })?,
+        Some(name) => {
+            let info = crate::info(Shogi::NAME).expect("shogi is in the catalogue");
+            let canonical = info.eval(name)?.name;
+            EvalKind::from_name(canonical)
+                .ok_or_else(|| format!("the shogi engine has no evaluation '{canonical}'"))?
+        }
     };
     let options = EngineOptions {
         hash_mb: NATIVE_TT_MIB,
@@ -239,5 +247,10 @@ mod tests {
             (Score::LOSS, "loss: mated in 2 plies".into())
         );
         assert_eq!(shogi_score(-35).1, "-35 cp");
+        assert_eq!(
+            shogi_score(-MATE).1,
+            "loss: mated",
+            "the root itself is mated"
+        );
     }
 }

@@ -347,7 +347,9 @@ impl RegisteredGame for C4 {
     /// heuristic values as they are.
     fn score_text(score: Score) -> String {
         match score.margin() {
-            Some(0) => "draw".into(),
+            // A draw and an even heuristic value share the encoding: say neither.
+            _ if score.is_infinite() => score.to_string(),
+            Some(0) => "0".into(),
             Some(m) if m > 0 => format!("win, {m:+} on Pons's scale"),
             Some(m) => format!("loss, {m:+} on Pons's scale"),
             None => score.to_string(),
@@ -560,7 +562,8 @@ impl RegisteredGame for TicTacToe {
 
     fn score_text(score: Score) -> String {
         match score.margin() {
-            Some(0) => "draw".into(),
+            _ if score.is_infinite() => score.to_string(),
+            Some(0) => "0".into(),
             Some(m) if m > 0 => "win".into(),
             Some(_) => "loss".into(),
             None => format!("{:+} open lines", score.raw()),

@@ -176,7 +176,11 @@ fn scores_read_in_each_games_own_words() {
     assert_eq!(Othello::score_text(Score::exact(12)), "win by 12 discs");
     assert_eq!(Othello::score_text(Score::exact(-4)), "loss by 4 discs");
     assert_eq!(C4::score_text(Score::exact(18)), "win, +18 on Pons's scale");
-    assert_eq!(C4::score_text(Score::exact(0)), "draw");
+    // An exact draw and an even value share the encoding: "0", never "draw" for an estimate.
+    assert_eq!(C4::score_text(Score::heuristic(0)), "0");
+    assert_eq!(C4::score_text(Score::INFINITY), "+inf");
+    assert_eq!(prune_games::TicTacToe::score_text(Score::heuristic(0)), "0");
+    assert_eq!(Othello::score_text(Score::heuristic(0)), "+0.00 discs");
     assert_eq!(Shogi::score_text(Score::heuristic(-130)), "-130 cp");
     assert_eq!(Shogi::score_text(Score::WIN), "win: mate");
     assert_eq!(prune_games::TicTacToe::score_text(Score::exact(-1)), "loss");
@@ -299,4 +303,16 @@ fn the_games_with_an_engine_of_their_own_search_with_it_and_the_others_say_none(
             None => assert!(info.native_engine.is_none(), "{}", info.name),
         }
     }
+}
+
+#[test]
+fn a_move_number_at_its_largest_plays_and_reads_back() {
+    // SFEN's move number is read up to u32::MAX; playing on saturates instead of wrapping to
+    // 0, which SFEN refuses.
+    let sfen = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 4294967295";
+    let game = <prune_shogi::Position as RegisteredGame>::read(sfen).unwrap();
+    let mv = game.find_move("7g7f").unwrap();
+    let after = game.text_after(sfen, mv).unwrap();
+    assert!(after.ends_with(" 4294967295"), "{after}");
+    assert!(<prune_shogi::Position as RegisteredGame>::read(&after).is_ok());
 }

@@ -556,7 +556,7 @@ impl Position {
         }
         next.key ^= ZOBRIST.white;
         next.side = us.flip();
-        next.ply += 1;
+        next.ply = next.ply.saturating_add(1);
         next
     }
 
@@ -566,7 +566,7 @@ impl Position {
         let mut next = self.clone();
         next.key ^= ZOBRIST.white;
         next.side = self.side.flip();
-        next.ply += 1;
+        next.ply = next.ply.saturating_add(1);
         next
     }
 

@@ -33,15 +33,17 @@ const MCTS_SLICE: Duration = Duration::from_millis(100);
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SearchRequest {
-    /// `othello`, `connect4` or `tictactoe`.
+    /// A game of the page (the registry's games with a board): `othello`, `connect4`, `shogi`
+    /// or `tictactoe`.
     pub game: String,
     /// The position's text form (the start if absent).
     #[serde(default)]
     pub position: Option<String>,
-    /// `fast` (Othello's own search), `generic` or `mcts`.
+    /// `fast` (the game's own engine: Othello's search, the shogi engine), `generic` or `mcts`.
     #[serde(default)]
     pub engine: Option<String>,
-    /// Othello's evaluation: `pattern` or `hand`.
+    /// The evaluation by the registry's name (Othello `pattern` or `hand`, shogi `hand` or
+    /// `material`).
     #[serde(default)]
     pub eval: Option<String>,
     /// The configuration, by the command line's names.
