@@ -29,5 +29,5 @@ pub use catalog::{
     board_games, info, syntaxes, EvalInfo, GameChoice, GameError, GameInfo, Perft, GAMES,
 };
 pub use dispatch::{othello_eval, with_game, GameVisitor, LegalMoveNames, Setup, TreeDepth};
-pub use native::{NativeLimits, NativeReport, NativeResult, NATIVE_TT_MIB};
+pub use native::{NativeEngine, NativeLimits, NativeReport, NativeResult, NATIVE_TT_MIB};
 pub use registered::{RegisteredGame, OPEN_GAME_DEPTH, OTHELLO_EXACT_EMPTIES};

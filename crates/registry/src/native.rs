@@ -80,9 +80,42 @@ pub struct NativeResult<M> {
     pub exact: bool,
 }
 
-/// Othello: the exact solver near the end, else the midgame search (NegaScout, iterative
-/// deepening, its table, ProbCut at the selectivity asked).
-pub(crate) fn othello(
+/// A game's own engine, kept from one search to the next with its table (an analysis searches
+/// every child with the same one): the seed of the play layer's agents.
+pub trait NativeEngine<G: prune_search::Game>: Send {
+    /// Searches `game` within `limits` (its evaluation, threads and selectivity applied for
+    /// this search), `observe` told of each finished iteration, stopped when `stop` is raised.
+    fn search(
+        &mut self,
+        game: &G,
+        limits: &NativeLimits,
+        stop: &Arc<AtomicBool>,
+        observe: &mut dyn FnMut(&NativeReport<G::Move>),
+    ) -> Result<NativeResult<G::Move>, String>;
+}
+
+/// Othello's own engine: the exact solver near the end, else the midgame search (NegaScout,
+/// iterative deepening, its table, ProbCut at the selectivity asked). The table is made on
+/// the first midgame search.
+#[derive(Default)]
+pub(crate) struct OthelloEngine {
+    search: Option<MidgameSearch>,
+}
+
+impl NativeEngine<Othello> for OthelloEngine {
+    fn search(
+        &mut self,
+        game: &Othello,
+        limits: &NativeLimits,
+        stop: &Arc<AtomicBool>,
+        observe: &mut dyn FnMut(&NativeReport<prune_othello::Move>),
+    ) -> Result<NativeResult<prune_othello::Move>, String> {
+        othello(&mut self.search, game, limits, stop, observe)
+    }
+}
+
+fn othello(
+    slot: &mut Option<MidgameSearch>,
     game: &Othello,
     limits: &NativeLimits,
     stop: &Arc<AtomicBool>,
@@ -105,8 +138,12 @@ pub(crate) fn othello(
             exact: true,
         });
     }
-    let mut search =
-        MidgameSearch::new(NATIVE_TT_MIB).map_err(|e| format!("the search's table: {e}"))?;
+    if slot.is_none() {
+        *slot = Some(
+            MidgameSearch::new(NATIVE_TT_MIB).map_err(|e| format!("the search's table: {e}"))?,
+        );
+    }
+    let search = slot.as_mut().expect("made above");
     search.set_eval(
         crate::othello_eval(limits.eval.as_deref().unwrap_or("pattern"))
             .map_err(|e| e.to_string())?,
@@ -165,9 +202,28 @@ fn shogi_score(score: i32) -> (Score, String) {
     }
 }
 
-/// Shogi: the engine of `prune usi` (the `full` preset: the selective search, the hand-made
-/// evaluation unless `material` is asked), with no game history before the position.
-pub(crate) fn shogi(
+/// Shogi's own engine: the engine of `prune usi` (the `full` preset: the selective search, the
+/// hand-made evaluation unless `material` is asked), with no game history before the position.
+/// Its table and heuristics are made on the first search and kept.
+#[derive(Default)]
+pub(crate) struct ShogiEngine {
+    engine: Option<Engine>,
+}
+
+impl NativeEngine<Shogi> for ShogiEngine {
+    fn search(
+        &mut self,
+        game: &Shogi,
+        limits: &NativeLimits,
+        stop: &Arc<AtomicBool>,
+        observe: &mut dyn FnMut(&NativeReport<prune_shogi::Move>),
+    ) -> Result<NativeResult<prune_shogi::Move>, String> {
+        shogi(&mut self.engine, game, limits, stop, observe)
+    }
+}
+
+fn shogi(
+    slot: &mut Option<Engine>,
     game: &Shogi,
     limits: &NativeLimits,
     stop: &Arc<AtomicBool>,
@@ -195,9 +251,11 @@ pub(crate) fn shogi(
         ..EngineOptions::default()
     };
     options.validate()?;
-    let mut engine = Engine::new(EngineOptions {
-        hash_mb: 0,
-        ..options.clone()
+    let engine = slot.get_or_insert_with(|| {
+        Engine::new(EngineOptions {
+            hash_mb: 0,
+            ..options.clone()
+        })
     });
     engine
         .set_options(options)

@@ -21,7 +21,7 @@ use std::sync::Arc;
 use crate::board::{BoardView, Hand, MoveView, Side, Stone};
 use crate::catalog::{info, GameError};
 use crate::dispatch::{othello_eval, GameVisitor, Setup, TreeDepth};
-use crate::native::{NativeLimits, NativeReport, NativeResult};
+use crate::native::{NativeEngine, NativeLimits, NativeReport, NativeResult};
 
 /// The depth searched in a game too deep to search to its end when no depth is given.
 pub const OPEN_GAME_DEPTH: u32 = 6;
@@ -137,16 +137,22 @@ pub trait RegisteredGame: Game + Clone + Send + Sync + 'static {
         Some(format!("{} wins", winner.letter()))
     }
 
-    /// A search by the game's own engine (the catalogue's `native_engine`) within `limits`, `observe` told of each finished
-    /// iteration, stopped when `stop` is raised (`None`: the game has no engine of its own).
+    /// The game's own engine (the catalogue's `native_engine`), ready to search and kept
+    /// between searches (`None`: the game has none).
+    fn native_engine() -> Option<Box<dyn NativeEngine<Self>>> {
+        None
+    }
+
+    /// One search by a fresh engine of the game's own ([`RegisteredGame::native_engine`])
+    /// within `limits`, `observe` told of each finished iteration, stopped when `stop` is
+    /// raised (`None`: the game has no engine of its own).
     fn native_search(
         &self,
         limits: &NativeLimits,
         stop: &Arc<AtomicBool>,
         observe: &mut dyn FnMut(&NativeReport<Self::Move>),
     ) -> Option<Result<NativeResult<Self::Move>, String>> {
-        let _ = (limits, stop, observe);
-        None
+        Some(Self::native_engine()?.search(self, limits, stop, observe))
     }
 
     /// The exact value and best move when the position is small enough to solve at once
@@ -299,13 +305,8 @@ impl RegisteredGame for Othello {
         Some(format!("{winner} wins {}-{}", b.max(w), b.min(w)))
     }
 
-    fn native_search(
-        &self,
-        limits: &NativeLimits,
-        stop: &Arc<AtomicBool>,
-        observe: &mut dyn FnMut(&NativeReport<prune_othello::Move>),
-    ) -> Option<Result<NativeResult<prune_othello::Move>, String>> {
-        Some(crate::native::othello(self, limits, stop, observe))
+    fn native_engine() -> Option<Box<dyn NativeEngine<Self>>> {
+        Some(Box::<crate::native::OthelloEngine>::default())
     }
 
     fn exact(&self, stop: &AtomicBool) -> Option<(Score, Option<prune_othello::Move>)> {
@@ -467,13 +468,8 @@ impl RegisteredGame for Shogi {
         Some(self.move_number().saturating_sub(1) as usize)
     }
 
-    fn native_search(
-        &self,
-        limits: &NativeLimits,
-        stop: &Arc<AtomicBool>,
-        observe: &mut dyn FnMut(&NativeReport<prune_shogi::Move>),
-    ) -> Option<Result<NativeResult<prune_shogi::Move>, String>> {
-        Some(crate::native::shogi(self, limits, stop, observe))
+    fn native_engine() -> Option<Box<dyn NativeEngine<Self>>> {
+        Some(Box::<crate::native::ShogiEngine>::default())
     }
 
     fn board(&self) -> Option<BoardView> {

@@ -316,3 +316,27 @@ fn a_move_number_at_its_largest_plays_and_reads_back() {
     assert!(after.ends_with(" 4294967295"), "{after}");
     assert!(<prune_shogi::Position as RegisteredGame>::read(&after).is_ok());
 }
+
+#[test]
+fn a_games_own_engine_searches_again_with_its_table_kept() {
+    use prune_shogi::Position as Shogi;
+    let mut engine = <Shogi as RegisteredGame>::native_engine().expect("shogi has one");
+    let limits = prune_registry::NativeLimits {
+        depth: Some(4),
+        threads: 1,
+        ..Default::default()
+    };
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let start = <Shogi as RegisteredGame>::read("startpos").unwrap();
+    let first = engine.search(&start, &limits, &stop, &mut |_| {}).unwrap();
+    // A child of the start, then the start again: each answer legal where it was asked.
+    let child = Game::play(&start, first.best.unwrap());
+    let reply = engine.search(&child, &limits, &stop, &mut |_| {}).unwrap();
+    assert!(child.legal_moves().contains(&reply.best.unwrap()));
+    let again = engine.search(&start, &limits, &stop, &mut |_| {}).unwrap();
+    assert!(start.legal_moves().contains(&again.best.unwrap()));
+    // A raised stop flag ends the next search at once, with a legal move still.
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let stopped = engine.search(&start, &limits, &stop, &mut |_| {}).unwrap();
+    assert!(start.legal_moves().contains(&stopped.best.unwrap()));
+}

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 use prune_othello::midgame::Selectivity;
 use prune_othello::StaticOrdering;
 use prune_registry::{
-    with_game as with_registered, GameChoice, GameError, GameVisitor, NativeLimits, NativeReport,
-    RegisteredGame, Setup, TreeDepth,
+    with_game as with_registered, GameChoice, GameError, GameVisitor, NativeEngine, NativeLimits,
+    NativeReport, RegisteredGame, Setup, TreeDepth,
 };
 use prune_search::mcts::{Mcts, MctsConfig, MctsLimits, Playout};
 use prune_search::{
@@ -512,6 +512,7 @@ fn fast<G: RegisteredGame>(
     prepared: &Prepared,
     job: &Job,
     report: bool,
+    slots: &mut Slots,
 ) -> Option<Result<Value, String>> {
     // The server's node and time caps are guards, not the request's limits: with no depth
     // asked, the game's default depth ends the search, as in the generic search.
@@ -543,7 +544,14 @@ fn fast<G: RegisteredGame>(
             }));
         }
     };
-    let r = match game.native_search(&limits, &job.stop, &mut observe)? {
+    if slots.native.is_none() {
+        slots.native = Some(Box::new(G::native_engine()?));
+    }
+    let engine = slots
+        .native
+        .as_mut()
+        .and_then(|e| e.downcast_mut::<Box<dyn NativeEngine<G>>>())?;
+    let r = match engine.search(game, &limits, &job.stop, &mut observe) {
         Ok(r) => r,
         Err(e) => return Some(Err(e)),
     };
@@ -584,12 +592,14 @@ fn nps(nodes: u64, elapsed: Duration) -> f64 {
     }
 }
 
-/// The generic engine of one request, made on first use and kept for the searches after it
-/// (an analysis searches every child with the same one, table and all).
+/// The engines of one request, made on first use and kept for the searches after it (an
+/// analysis searches every child with the same ones, tables and all).
 #[derive(Default)]
 pub struct Slots {
     /// The generic engine (an `Engine<G>` of the request's game).
     generic: Option<Box<dyn std::any::Any + Send>>,
+    /// The game's own engine (a `Box<dyn NativeEngine<G>>`).
+    native: Option<Box<dyn std::any::Any + Send>>,
 }
 
 /// An iteration as an event, its score in the game's words.
@@ -657,7 +667,7 @@ fn search_once<G: RegisteredGame, E: Evaluator<G>>(
             if let Some((score, best)) = game.exact(&job.stop) {
                 return Ok(exact_json(game, score, best));
             }
-            fast(game, *selectivity, prepared, job, report)
+            fast(game, *selectivity, prepared, job, report, slots)
                 .unwrap_or_else(|| Err("no engine of its own for this game".into()))
         }
         Plan::Generic(config) => {
