@@ -12,6 +12,19 @@ use crate::err;
 // ---------------------------------------------------------------------------------------------
 // The games.
 
+/// The legal moves of `game` by their names (the registry's, as `play` takes them back).
+fn legal_names<G: RegisteredGame>(game: &G) -> Vec<String> {
+    game.legal_moves()
+        .into_iter()
+        .map(|m| game.move_name(m))
+        .collect()
+}
+
+/// The legal move of `game` called `name`, or an error listing the legal ones.
+fn legal<G: RegisteredGame>(game: &G, name: &str) -> PyResult<G::Move> {
+    game.find_move(name).map_err(err)
+}
+
 /// An Othello position.
 #[pyclass(module = "prune._prune", frozen)]
 #[derive(Clone)]
@@ -40,22 +53,15 @@ impl Othello {
 
     /// The legal moves (`pass` when the side to move must pass; none when the game is over).
     fn legal_moves(&self) -> Vec<String> {
-        self.pos
-            .legal_moves()
-            .into_iter()
-            .map(othello_move_name)
-            .collect()
+        legal_names(&self.pos)
     }
 
     /// The position after `move` (such as `d3`, or `pass`).
     fn play(&self, r#move: &str) -> PyResult<Othello> {
-        let mv: prune_othello::Move = r#move
-            .parse()
-            .map_err(|e| err(format!("move '{move}': {e}", move = r#move)))?;
-        self.pos
-            .play(mv)
-            .map(|pos| Othello { pos })
-            .map_err(|e| err(format!("move '{}': {e}", r#move)))
+        let mv = legal(&self.pos, r#move)?;
+        Ok(Othello {
+            pos: Game::play(&self.pos, mv),
+        })
     }
 
     /// Whether the game is over.
@@ -145,25 +151,13 @@ impl ConnectFour {
 
     /// The legal moves: the columns with room, `1`-`7`.
     fn legal_moves(&self) -> Vec<String> {
-        self.pos
-            .legal_moves()
-            .into_iter()
-            .map(|m| m.to_string())
-            .collect()
+        legal_names(&self.pos)
     }
 
     /// The position after playing column `move`.
     fn play(&self, r#move: &str) -> PyResult<ConnectFour> {
-        let moves = format!("{}{}", self.moves, r#move.trim());
-        let legal = self.legal_moves();
-        if !legal.iter().any(|m| m == r#move.trim()) {
-            return Err(err(format!(
-                "move '{}' is not legal here (legal: {})",
-                r#move,
-                legal.join(", ")
-            )));
-        }
-        ConnectFour::new(&moves)
+        let mv = legal(&self.pos, r#move)?;
+        ConnectFour::new(&format!("{}{mv}", self.moves))
     }
 
     /// Whether the game is over.
@@ -243,28 +237,12 @@ impl TicTacToe {
 
     /// The legal moves, `a1`..`c3`.
     fn legal_moves(&self) -> Vec<String> {
-        self.pos
-            .legal_moves()
-            .into_iter()
-            .map(|m| m.to_string())
-            .collect()
+        legal_names(&self.pos)
     }
 
     /// The position after `move`.
     fn play(&self, r#move: &str) -> PyResult<TicTacToe> {
-        let legal = self.pos.legal_moves();
-        let mv = legal
-            .iter()
-            .copied()
-            .find(|m| m.to_string().eq_ignore_ascii_case(r#move.trim()))
-            .ok_or_else(|| {
-                let names: Vec<String> = legal.iter().map(ToString::to_string).collect();
-                err(format!(
-                    "move '{}' is not legal here (legal: {})",
-                    r#move,
-                    names.join(", ")
-                ))
-            })?;
+        let mv = legal(&self.pos, r#move)?;
         Ok(TicTacToe {
             pos: self.pos.play(mv),
         })
@@ -343,16 +321,12 @@ impl Shogi {
 
     /// The legal moves in USI (`7g7f`, `8h2b+`, `P*5e`); none when the side to move is mated.
     fn legal_moves(&self) -> Vec<String> {
-        self.pos
-            .legal_moves()
-            .into_iter()
-            .map(|m| m.to_string())
-            .collect()
+        legal_names(&self.pos)
     }
 
     /// The position after `move` (USI).
     fn play(&self, r#move: &str) -> PyResult<Shogi> {
-        let mv = self.pos.find_move(r#move).map_err(err)?;
+        let mv = legal(&self.pos, r#move)?;
         Ok(Shogi {
             pos: self.pos.play(mv),
         })

@@ -1,13 +1,12 @@
 //! The command line's door to the game registry ([`prune_registry`]): `--game`, `--position`
 //! and `--eval` read there, and a command that works on any game (`search`, `tree`)
-//! implements [`GameCommand`] once and calls [`run_on_game`]. Adding a game touches its own
+//! implements the registry's [`GameVisitor`] once and calls [`run_on_game`]. Adding a game touches its own
 //! crate and the registry, nothing here.
 
 use prune_othello::StaticOrdering;
-use prune_registry::{with_game, GameVisitor, RegisteredGame, Setup};
-use prune_search::Evaluator;
+use prune_registry::{with_game, Setup};
 
-pub use prune_registry::{GameChoice, GameError, TreeDepth};
+pub use prune_registry::{GameChoice, GameError, GameVisitor};
 
 use crate::CliError;
 
@@ -33,35 +32,9 @@ pub struct GameOptions<'a> {
     pub othello_ordering: StaticOrdering,
 }
 
-/// A command that runs on any game of the registry, once it is set up.
-pub trait GameCommand {
-    /// Runs on `game` (the starting position) with the evaluator `eval`.
-    fn run<G: RegisteredGame, E: Evaluator<G>>(
-        self,
-        game: &G,
-        eval: &E,
-        depth: TreeDepth,
-    ) -> Result<(), CliError>;
-}
-
-/// A [`GameCommand`] as the registry's visitor.
-struct Visit<C>(C);
-
-impl<C: GameCommand> GameVisitor for Visit<C> {
-    type Output = Result<(), CliError>;
-    fn visit<G: RegisteredGame, E: Evaluator<G> + Clone + 'static>(
-        self,
-        game: G,
-        eval: E,
-        depth: TreeDepth,
-    ) -> Self::Output {
-        self.0.run(&game, &eval, depth)
-    }
-}
-
 /// Sets up `choice` with `options` and runs `command` on it; a position, an evaluation or an
 /// option the game does not take is an error naming it.
-pub fn run_on_game<C: GameCommand>(
+pub fn run_on_game<C: GameVisitor<Output = Result<(), CliError>>>(
     choice: GameChoice,
     options: &GameOptions,
     command: C,
@@ -71,5 +44,5 @@ pub fn run_on_game<C: GameCommand>(
         eval: options.eval,
         othello_ordering: options.othello_ordering,
     };
-    with_game(choice, &setup, Visit(command))?
+    with_game(choice, &setup, command)?
 }

@@ -4,6 +4,7 @@ use std::fmt::Display;
 
 use crate::cells::{count, right, thousands};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, Table};
+use prune_registry::{NativeLimits, NativeResult, RegisteredGame};
 use prune_search::{Counters, SearchConfig, SearchLimits, SearchResult};
 use serde_json::{json, Value};
 
@@ -271,4 +272,51 @@ pub fn print_result<M: Display>(
         }
         println!("{depths}");
     }
+}
+
+/// Nodes per second over `elapsed` (0 for no time).
+pub fn per_second(nodes: u64, elapsed: std::time::Duration) -> f64 {
+    let secs = elapsed.as_secs_f64();
+    if secs > 0.0 {
+        nodes as f64 / secs
+    } else {
+        0.0
+    }
+}
+
+/// A search by a game's own engine ([`RegisteredGame::native_search`]) as JSON, in the shape
+/// of [`result_json`]'s: the limits it had, whether a limit or `stopped` cut it short
+/// (`elapsed` is its whole time), the statistics.
+pub fn native_json<G: RegisteredGame>(
+    game: &G,
+    limits: &NativeLimits,
+    r: &NativeResult<G::Move>,
+    elapsed: std::time::Duration,
+    stopped: bool,
+) -> Value {
+    let name = |m: &G::Move| game.move_name(*m);
+    json!({
+        "game": G::NAME,
+        "engine": "fast",
+        "algorithm": r.engine,
+        "limits": {
+            "depth": limits.depth,
+            "nodes": limits.nodes,
+            "time_ms": limits.time.map(millis),
+        },
+        "score": r.last.score,
+        "score_text": r.last.score_text,
+        "best_move": r.best.as_ref().map(name),
+        "pv": r.last.pv.iter().map(name).collect::<Vec<_>>(),
+        "depth": r.last.depth,
+        "exhausted": r.exact,
+        "interrupted": stopped
+            || limits.time.is_some_and(|t| elapsed >= t)
+            || limits.nodes.is_some_and(|n| r.last.nodes >= n),
+        "stats": {
+            "nodes": r.last.nodes,
+            "time_ms": millis(elapsed),
+            "nodes_per_second": per_second(r.last.nodes, elapsed),
+        },
+    })
 }

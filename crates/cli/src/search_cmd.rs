@@ -13,11 +13,12 @@ use prune_search::{
 
 use crate::config_args::{ConfigArgs, ParallelArgs};
 use crate::eval_arg::parse_eval;
-use crate::games::{run_on_game, GameChoice, GameCommand, GameOptions, TreeDepth};
+use crate::games::{run_on_game, GameChoice, GameOptions, GameVisitor};
 use crate::mcts_args::{is_mcts, MctsArgs, DEFAULT_SEARCH_PLAYOUTS};
 use crate::positions::parse_position;
 use crate::report::{print_result, result_json, SearchEngine};
 use crate::CliError;
+use prune_registry::TreeDepth;
 // The depth searched in a game too deep to search to its end (Othello, shogi) when none is
 // given is the registry's.
 use prune_registry::{NativeLimits, RegisteredGame, OPEN_GAME_DEPTH};
@@ -255,13 +256,14 @@ struct NativeCommand<'a> {
     native: NativeLimits,
 }
 
-impl GameCommand for NativeCommand<'_> {
-    fn run<G: RegisteredGame, E: Evaluator<G>>(
+impl GameVisitor for NativeCommand<'_> {
+    type Output = Result<(), CliError>;
+    fn visit<G: RegisteredGame, E: Evaluator<G> + Clone + 'static>(
         self,
-        game: &G,
-        _: &E,
-        _: TreeDepth,
-    ) -> Result<(), CliError> {
+        game: G,
+        _: E,
+    ) -> Self::Output {
+        let game = &game;
         let verbose = self.args.verbose && !self.args.json;
         let name = |m: &G::Move| game.move_name(*m);
         let line = |pv: &[G::Move]| pv.iter().map(name).collect::<Vec<_>>().join(" ");
@@ -278,33 +280,15 @@ impl GameCommand for NativeCommand<'_> {
                 );
             }
         };
+        let started = std::time::Instant::now();
         let r = game
             .native_search(&self.native, &stop, &mut observe)
             .ok_or_else(|| CliError::Usage(format!("{}: no engine of its own", G::NAME)))?
             .map_err(CliError::Failure)?;
-        let secs = r.last.elapsed.as_secs_f64();
-        let nps = if secs > 0.0 {
-            r.last.nodes as f64 / secs
-        } else {
-            0.0
-        };
+        let elapsed = started.elapsed();
+        let nps = crate::report::per_second(r.last.nodes, elapsed);
         if self.args.json {
-            let value = serde_json::json!({
-                "game": G::NAME,
-                "engine": "fast",
-                "algorithm": r.engine,
-                "score": r.last.score,
-                "score_text": r.last.score_text,
-                "best_move": r.best.as_ref().map(name),
-                "pv": r.last.pv.iter().map(name).collect::<Vec<_>>(),
-                "depth": r.last.depth,
-                "exhausted": r.exact,
-                "stats": {
-                    "nodes": r.last.nodes,
-                    "time_ms": secs * 1e3,
-                    "nodes_per_second": nps,
-                },
-            });
+            let value = crate::report::native_json(game, &self.native, &r, elapsed, false);
             println!(
                 "{}",
                 serde_json::to_string_pretty(&value).expect("JSON of plain data")
@@ -321,7 +305,9 @@ impl GameCommand for NativeCommand<'_> {
         println!("pv        {}", line(&r.last.pv));
         println!(
             "nodes     {} in {:.3} s ({:.0} nodes/s)",
-            r.last.nodes, secs, nps
+            r.last.nodes,
+            elapsed.as_secs_f64(),
+            nps
         );
         Ok(())
     }
@@ -375,13 +361,14 @@ struct MctsCommand<'a> {
     limits: MctsLimits,
 }
 
-impl GameCommand for MctsCommand<'_> {
-    fn run<G: RegisteredGame, E: Evaluator<G>>(
+impl GameVisitor for MctsCommand<'_> {
+    type Output = Result<(), CliError>;
+    fn visit<G: RegisteredGame, E: Evaluator<G> + Clone + 'static>(
         self,
-        game: &G,
-        eval: &E,
-        _: TreeDepth,
-    ) -> Result<(), CliError> {
+        game: G,
+        eval: E,
+    ) -> Self::Output {
+        let (game, eval) = (&game, &eval);
         crate::mcts_args::search(
             &self.args.game,
             game,
@@ -399,14 +386,15 @@ struct SearchCommand<'a> {
     config: SearchConfig,
 }
 
-impl GameCommand for SearchCommand<'_> {
-    fn run<G: RegisteredGame, E: Evaluator<G>>(
+impl GameVisitor for SearchCommand<'_> {
+    type Output = Result<(), CliError>;
+    fn visit<G: RegisteredGame, E: Evaluator<G> + Clone + 'static>(
         self,
-        game: &G,
-        eval: &E,
-        depth: TreeDepth,
-    ) -> Result<(), CliError> {
-        let natural_depth = match depth {
+        game: G,
+        eval: E,
+    ) -> Self::Output {
+        let (game, eval) = (&game, &eval);
+        let natural_depth = match game.tree_depth() {
             TreeDepth::Ends(plies) => plies,
             TreeDepth::Open => OPEN_GAME_DEPTH,
         };

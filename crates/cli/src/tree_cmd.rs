@@ -10,9 +10,10 @@ use prune_search::TreeRecorder;
 use prune_search::{Algorithm, Engine, Evaluator, FailMode, Game, SearchConfig, SearchLimits};
 
 use crate::config_args::ConfigArgs;
-use crate::games::{run_on_game, GameChoice, GameCommand, GameOptions, TreeDepth};
+use crate::games::{run_on_game, GameChoice, GameOptions, GameVisitor};
 use crate::CliError;
 use prune_registry::RegisteredGame;
+use prune_registry::TreeDepth;
 
 /// The depth of a tree of a game too deep to draw to its end (Othello) when none is given.
 const OPEN_GAME_DEPTH: u32 = 2;
@@ -149,14 +150,15 @@ pub fn run(args: &TreeArgs) -> Result<(), CliError> {
 /// `prune tree` once the game is set up.
 struct TreeCommand<'a>(&'a TreeArgs);
 
-impl GameCommand for TreeCommand<'_> {
-    fn run<G: RegisteredGame, E: Evaluator<G>>(
+impl GameVisitor for TreeCommand<'_> {
+    type Output = Result<(), CliError>;
+    fn visit<G: RegisteredGame, E: Evaluator<G> + Clone + 'static>(
         self,
-        game: &G,
-        eval: &E,
-        depth: TreeDepth,
-    ) -> Result<(), CliError> {
-        let natural_depth = match depth {
+        game: G,
+        eval: E,
+    ) -> Self::Output {
+        let (game, eval) = (&game, &eval);
+        let natural_depth = match game.tree_depth() {
             TreeDepth::Ends(plies) => plies,
             TreeDepth::Open => OPEN_GAME_DEPTH,
         };

@@ -35,6 +35,8 @@ pub struct GameInfo {
     pub aliases: &'static [&'static str],
     /// The full form, with its parameters.
     pub syntax: &'static str,
+    /// A game string of it that reads (its name, or its name with parameters).
+    pub example: &'static str,
     /// What a position of it looks like (`None`: it always starts at its root).
     pub position: Option<&'static str>,
     /// Its evaluations, the default first.
@@ -97,6 +99,7 @@ pub const GAMES: &[GameInfo] = &[
         name: "othello",
         aliases: &["reversi"],
         syntax: "othello",
+        example: "othello",
         position: Some("64 squares a1..h8 of X, O, - and the side to move (an OBF line too)"),
         evals: &[
             EvalInfo {
@@ -123,6 +126,7 @@ pub const GAMES: &[GameInfo] = &[
         name: "connect4",
         aliases: &["connect-four", "c4"],
         syntax: "connect4",
+        example: "connect4",
         position: Some("the columns played from the empty board, 1-7, such as 4453"),
         evals: &[EvalInfo {
             name: "threat",
@@ -138,6 +142,7 @@ pub const GAMES: &[GameInfo] = &[
         name: "shogi",
         aliases: &[],
         syntax: "shogi",
+        example: "shogi",
         position: Some(
             "an SFEN such as lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1, \
              or startpos",
@@ -167,6 +172,7 @@ pub const GAMES: &[GameInfo] = &[
         name: "tictactoe",
         aliases: &["tic-tac-toe", "noughts-and-crosses"],
         syntax: "tictactoe",
+        example: "tictactoe",
         position: Some("nine cells such as XO./.X./..."),
         evals: &[EvalInfo {
             name: "lines",
@@ -194,6 +200,7 @@ pub const GAMES: &[GameInfo] = &[
         name: "uniform",
         aliases: &[],
         syntax: "uniform:width=W,depth=D[,order=perfect|worst|random|P%,seed=S]",
+        example: "uniform:width=2,depth=3",
         position: None,
         evals: &[EvalInfo {
             name: "noisy",
@@ -209,6 +216,7 @@ pub const GAMES: &[GameInfo] = &[
         name: "random",
         aliases: &[],
         syntax: "random:seed=S[,width=W,depth=D,range=R,states=N]",
+        example: "random:seed=1",
         position: None,
         evals: &[EvalInfo {
             name: "random",
@@ -334,19 +342,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_registered_game_parses_from_its_name_or_example() {
-        let examples = [
-            "othello",
-            "connect4",
-            "shogi",
-            "tictactoe",
-            "uniform:width=2,depth=3",
-            "random:seed=1",
-        ];
-        assert_eq!(examples.len(), GAMES.len());
-        for (info, example) in GAMES.iter().zip(examples) {
-            let choice: GameChoice = example.parse().unwrap();
-            assert_eq!(choice.info(), info, "{example}");
+    fn every_registered_game_parses_from_its_example() {
+        for info in GAMES {
+            let choice: GameChoice = info.example.parse().unwrap();
+            assert_eq!(choice.info(), info, "{}", info.example);
+            assert!(info.example.starts_with(info.name), "{}", info.example);
         }
     }
 

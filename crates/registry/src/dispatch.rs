@@ -36,13 +36,12 @@ pub struct Setup<'a> {
 pub trait GameVisitor {
     /// What it gives.
     type Output;
-    /// Runs on `game` (the position set up) with the evaluation `eval`; `depth` says how deep
-    /// the game's tree goes from it.
+    /// Runs on `game` (the position set up) with the evaluation `eval`
+    /// ([`RegisteredGame::tree_depth`] says how deep the game's tree goes from it).
     fn visit<G: RegisteredGame, E: Evaluator<G> + Clone + 'static>(
         self,
         game: G,
         eval: E,
-        depth: TreeDepth,
     ) -> Self::Output;
 }
 
@@ -113,7 +112,6 @@ impl GameVisitor for LegalMoveNames {
         self,
         game: G,
         _: E,
-        _: TreeDepth,
     ) -> Vec<String> {
         game.legal_moves()
             .into_iter()

@@ -110,72 +110,63 @@ impl NativeEngine<Othello> for OthelloEngine {
         stop: &Arc<AtomicBool>,
         observe: &mut dyn FnMut(&NativeReport<prune_othello::Move>),
     ) -> Result<NativeResult<prune_othello::Move>, String> {
-        othello(&mut self.search, game, limits, stop, observe)
-    }
-}
-
-fn othello(
-    slot: &mut Option<MidgameSearch>,
-    game: &Othello,
-    limits: &NativeLimits,
-    stop: &Arc<AtomicBool>,
-    observe: &mut dyn FnMut(&NativeReport<prune_othello::Move>),
-) -> Result<NativeResult<prune_othello::Move>, String> {
-    let started = Instant::now();
-    if let Some((score, best)) = game.exact(stop) {
-        let last = NativeReport {
-            depth: game.empty_count(),
+        let started = Instant::now();
+        if let Some((score, best)) = game.exact(stop) {
+            let last = NativeReport {
+                depth: game.empty_count(),
+                score,
+                score_text: Othello::score_text(score),
+                pv: best.into_iter().collect(),
+                nodes: 0,
+                elapsed: started.elapsed(),
+            };
+            return Ok(NativeResult {
+                engine: "exact solver".into(),
+                best,
+                last,
+                exact: true,
+            });
+        }
+        if self.search.is_none() {
+            self.search = Some(
+                MidgameSearch::new(NATIVE_TT_MIB)
+                    .map_err(|e| format!("the search's table: {e}"))?,
+            );
+        }
+        let search = self.search.as_mut().expect("made above");
+        search.set_eval(
+            crate::othello_eval(limits.eval.as_deref().unwrap_or("pattern"))
+                .map_err(|e| e.to_string())?,
+        );
+        search.set_threads(limits.threads.max(1));
+        search.set_selectivity(match limits.selectivity {
+            Some(t) => Selectivity::Sigma(t),
+            None => Selectivity::Off,
+        });
+        let search_limits = SearchLimits {
+            depth: limits.depth(OPEN_GAME_DEPTH),
+            nodes: limits.nodes,
+            time: limits.time,
+        };
+        let report = |depth, score, pv: &[prune_othello::Move], nodes| NativeReport {
+            depth,
             score,
             score_text: Othello::score_text(score),
-            pv: best.into_iter().collect(),
-            nodes: 0,
+            pv: pv.to_vec(),
+            nodes,
             elapsed: started.elapsed(),
         };
-        return Ok(NativeResult {
-            engine: "exact solver".into(),
-            best,
-            last,
-            exact: true,
-        });
+        let mut each = |it: &prune_search::Iteration<prune_othello::Move>| {
+            observe(&report(it.depth, it.score, &it.pv, it.row.counters.nodes));
+        };
+        let r = search.search_observed(game, &search_limits, Some(stop), &mut each);
+        Ok(NativeResult {
+            engine: "midgame search (NegaScout, table, ProbCut when selective)".into(),
+            best: r.best_move,
+            last: report(r.depth, r.score, &r.pv, r.stats.total.nodes),
+            exact: r.exhausted,
+        })
     }
-    if slot.is_none() {
-        *slot = Some(
-            MidgameSearch::new(NATIVE_TT_MIB).map_err(|e| format!("the search's table: {e}"))?,
-        );
-    }
-    let search = slot.as_mut().expect("made above");
-    search.set_eval(
-        crate::othello_eval(limits.eval.as_deref().unwrap_or("pattern"))
-            .map_err(|e| e.to_string())?,
-    );
-    search.set_threads(limits.threads.max(1));
-    search.set_selectivity(match limits.selectivity {
-        Some(t) => Selectivity::Sigma(t),
-        None => Selectivity::Off,
-    });
-    let search_limits = SearchLimits {
-        depth: limits.depth(OPEN_GAME_DEPTH),
-        nodes: limits.nodes,
-        time: limits.time,
-    };
-    let report = |depth, score, pv: &[prune_othello::Move], nodes| NativeReport {
-        depth,
-        score,
-        score_text: Othello::score_text(score),
-        pv: pv.to_vec(),
-        nodes,
-        elapsed: started.elapsed(),
-    };
-    let mut each = |it: &prune_search::Iteration<prune_othello::Move>| {
-        observe(&report(it.depth, it.score, &it.pv, it.row.counters.nodes));
-    };
-    let r = search.search_observed(game, &search_limits, Some(stop), &mut each);
-    Ok(NativeResult {
-        engine: "midgame search (NegaScout, table, ProbCut when selective)".into(),
-        best: r.best_move,
-        last: report(r.depth, r.score, &r.pv, r.stats.total.nodes),
-        exact: r.exhausted,
-    })
 }
 
 /// A shogi engine score as a [`Score`] and its words: centipawns, or a mate `n` plies away.
@@ -218,76 +209,66 @@ impl NativeEngine<Shogi> for ShogiEngine {
         stop: &Arc<AtomicBool>,
         observe: &mut dyn FnMut(&NativeReport<prune_shogi::Move>),
     ) -> Result<NativeResult<prune_shogi::Move>, String> {
-        shogi(&mut self.engine, game, limits, stop, observe)
-    }
-}
-
-fn shogi(
-    slot: &mut Option<Engine>,
-    game: &Shogi,
-    limits: &NativeLimits,
-    stop: &Arc<AtomicBool>,
-    observe: &mut dyn FnMut(&NativeReport<prune_shogi::Move>),
-) -> Result<NativeResult<prune_shogi::Move>, String> {
-    // The registry's names, any case (as the generic search takes them).
-    let eval = match limits
-        .eval
-        .as_deref()
-        .map(str::trim)
-        .filter(|e| !e.is_empty())
-    {
-        None => EvalKind::HandMade,
-        Some(name) => {
-            let info = crate::info(Shogi::NAME).expect("shogi is in the catalogue");
-            let canonical = info.eval(name)?.name;
-            EvalKind::from_name(canonical)
-                .ok_or_else(|| format!("the shogi engine has no evaluation '{canonical}'"))?
-        }
-    };
-    let options = EngineOptions {
-        hash_mb: NATIVE_TT_MIB,
-        threads: limits.threads.max(1),
-        eval,
-        ..EngineOptions::default()
-    };
-    options.validate()?;
-    let engine = slot.get_or_insert_with(|| {
-        Engine::new(EngineOptions {
-            hash_mb: 0,
-            ..options.clone()
+        // The registry's names, any case (as the generic search takes them).
+        let eval = match limits
+            .eval
+            .as_deref()
+            .map(str::trim)
+            .filter(|e| !e.is_empty())
+        {
+            None => EvalKind::HandMade,
+            Some(name) => {
+                let info = crate::info(Shogi::NAME).expect("shogi is in the catalogue");
+                let canonical = info.eval(name)?.name;
+                EvalKind::from_name(canonical)
+                    .ok_or_else(|| format!("the shogi engine has no evaluation '{canonical}'"))?
+            }
+        };
+        let options = EngineOptions {
+            hash_mb: NATIVE_TT_MIB,
+            threads: limits.threads.max(1),
+            eval,
+            ..EngineOptions::default()
+        };
+        options.validate()?;
+        let engine = self.engine.get_or_insert_with(|| {
+            Engine::new(EngineOptions {
+                hash_mb: 0,
+                ..options.clone()
+            })
+        });
+        engine
+            .set_options(options)
+            .map_err(|e| format!("the engine's table: {e}"))?;
+        engine.set_stop_flag(stop.clone());
+        let engine_limits = Limits {
+            depth: limits.depth(OPEN_GAME_DEPTH),
+            nodes: limits.nodes,
+            hard_time: limits.time,
+            soft_time: limits.time.map(|t| t.mul_f64(0.6)),
+        };
+        let report = |depth, score: i32, pv: &[prune_shogi::Move], nodes, elapsed| {
+            let (score, score_text) = shogi_score(score);
+            NativeReport {
+                depth,
+                score,
+                score_text,
+                pv: pv.to_vec(),
+                nodes,
+                elapsed,
+            }
+        };
+        let mut each = |it: &prune_shogi::engine::Iteration| {
+            observe(&report(it.depth, it.score, &it.pv, it.nodes, it.elapsed));
+        };
+        let r = engine.search(game, &[], engine_limits, &mut each);
+        Ok(NativeResult {
+            engine: "shogi engine (prune usi's selective search)".into(),
+            best: r.best,
+            last: report(r.depth, r.score, &r.pv, r.nodes, r.elapsed),
+            exact: r.score.abs() >= MATE_BOUND,
         })
-    });
-    engine
-        .set_options(options)
-        .map_err(|e| format!("the engine's table: {e}"))?;
-    engine.set_stop_flag(stop.clone());
-    let engine_limits = Limits {
-        depth: limits.depth(OPEN_GAME_DEPTH),
-        nodes: limits.nodes,
-        hard_time: limits.time,
-        soft_time: limits.time.map(|t| t.mul_f64(0.6)),
-    };
-    let report = |depth, score: i32, pv: &[prune_shogi::Move], nodes, elapsed| {
-        let (score, score_text) = shogi_score(score);
-        NativeReport {
-            depth,
-            score,
-            score_text,
-            pv: pv.to_vec(),
-            nodes,
-            elapsed,
-        }
-    };
-    let mut each = |it: &prune_shogi::engine::Iteration| {
-        observe(&report(it.depth, it.score, &it.pv, it.nodes, it.elapsed));
-    };
-    let r = engine.search(game, &[], engine_limits, &mut each);
-    Ok(NativeResult {
-        engine: "shogi engine (prune usi's selective search)".into(),
-        best: r.best,
-        last: report(r.depth, r.score, &r.pv, r.nodes, r.elapsed),
-        exact: r.score.abs() >= MATE_BOUND,
-    })
+    }
 }
 
 #[cfg(test)]

@@ -199,7 +199,7 @@ impl RegisteredGame for Othello {
             eval: othello_eval(setup.eval.unwrap_or("pattern"))?,
             ordering: setup.othello_ordering,
         };
-        Ok(visitor.visit(self, eval, TreeDepth::Open))
+        Ok(visitor.visit(self, eval))
     }
 
     /// A position, or an OBF line (the position, then `;` and the moves' scores).
@@ -323,8 +323,7 @@ impl RegisteredGame for C4 {
 
     fn visit<V: GameVisitor>(self, setup: &Setup, visitor: V) -> Result<V::Output, GameError> {
         named_eval::<Self>(setup)?;
-        let depth = self.tree_depth();
-        Ok(visitor.visit(self, ThreatEval, depth))
+        Ok(visitor.visit(self, ThreatEval))
     }
 
     fn tree_depth(&self) -> TreeDepth {
@@ -438,8 +437,8 @@ impl RegisteredGame for Shogi {
     /// `hand` (the default: king safety and danger, mobility) or `material`.
     fn visit<V: GameVisitor>(self, setup: &Setup, visitor: V) -> Result<V::Output, GameError> {
         Ok(match named_eval::<Self>(setup)? {
-            "material" => visitor.visit(self, prune_shogi::MaterialEval, TreeDepth::Open),
-            _ => visitor.visit(self, prune_shogi::HandMadeEval, TreeDepth::Open),
+            "material" => visitor.visit(self, prune_shogi::MaterialEval),
+            _ => visitor.visit(self, prune_shogi::HandMadeEval),
         })
     }
 
@@ -539,8 +538,7 @@ impl RegisteredGame for TicTacToe {
 
     fn visit<V: GameVisitor>(self, setup: &Setup, visitor: V) -> Result<V::Output, GameError> {
         named_eval::<Self>(setup)?;
-        let depth = self.tree_depth();
-        Ok(visitor.visit(self, LineEval, depth))
+        Ok(visitor.visit(self, LineEval))
     }
 
     fn tree_depth(&self) -> TreeDepth {
@@ -632,8 +630,7 @@ impl RegisteredGame for UniformNode {
 
     fn visit<V: GameVisitor>(self, setup: &Setup, visitor: V) -> Result<V::Output, GameError> {
         named_eval::<Self>(setup)?;
-        let depth = self.tree_depth();
-        Ok(visitor.visit(self, NoisyEval::default(), depth))
+        Ok(visitor.visit(self, NoisyEval::default()))
     }
 
     fn tree_depth(&self) -> TreeDepth {
@@ -650,8 +647,7 @@ impl RegisteredGame for RandomNode {
 
     fn visit<V: GameVisitor>(self, setup: &Setup, visitor: V) -> Result<V::Output, GameError> {
         named_eval::<Self>(setup)?;
-        let depth = self.tree_depth();
-        Ok(visitor.visit(self, RandomEval, depth))
+        Ok(visitor.visit(self, RandomEval))
     }
 
     fn tree_depth(&self) -> TreeDepth {

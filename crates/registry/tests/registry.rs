@@ -18,7 +18,6 @@ impl GameVisitor for Consistent {
         self,
         game: G,
         eval: E,
-        _: TreeDepth,
     ) -> Self::Output {
         let _ = eval.evaluate(&game);
         let moves = game.legal_moves();
@@ -136,7 +135,6 @@ fn published_perft_counts_hold_for_every_game_that_has_them() {
             self,
             game: G,
             _: E,
-            _: TreeDepth,
         ) -> Vec<(u32, u64)> {
             let max = match G::NAME {
                 "shogi" => 3,
@@ -216,7 +214,6 @@ fn bad_positions_evaluations_and_options_are_named() {
             self,
             game: G,
             eval: E,
-            _: TreeDepth,
         ) -> i32 {
             eval.evaluate(&game).raw()
         }
@@ -269,7 +266,6 @@ fn the_games_with_an_engine_of_their_own_search_with_it_and_the_others_say_none(
             self,
             game: G,
             _: E,
-            _: TreeDepth,
         ) -> Self::Output {
             let limits = prune_registry::NativeLimits {
                 depth: Some(3),
@@ -285,15 +281,9 @@ fn the_games_with_an_engine_of_their_own_search_with_it_and_the_others_say_none(
             Some((legal, reports))
         }
     }
-    for (info, example) in GAMES.iter().zip([
-        "othello",
-        "connect4",
-        "shogi",
-        "tictactoe",
-        "uniform:width=2,depth=3",
-        "random:seed=1",
-    ]) {
-        let found = with_game(example.parse().unwrap(), &Setup::default(), Native).unwrap();
+    for info in GAMES {
+        let choice = info.example.parse().unwrap();
+        let found = with_game(choice, &Setup::default(), Native).unwrap();
         match found {
             Some((legal, reports)) => {
                 assert!(info.native_engine.is_some(), "{}", info.name);

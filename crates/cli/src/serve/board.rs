@@ -110,7 +110,6 @@ impl prune_registry::GameVisitor for Shown<'_> {
         self,
         game: G,
         _: E,
-        _: prune_registry::TreeDepth,
     ) -> Self::Output {
         match self.mv {
             None => show(&game, self.text),

@@ -31,8 +31,9 @@ use serde_json::{json, Value};
 
 use crate::CliError;
 use board::View;
+use prune_registry::GameVisitor;
 use prune_registry::RegisteredGame;
-use search::{generic_config, with_game, ApiConfig, GameTask, Job, SearchRequest};
+use search::{generic_config, with_game, ApiConfig, Job, SearchRequest};
 
 /// Options of `prune serve`.
 #[derive(Args, Debug, Clone)]
@@ -448,9 +449,14 @@ struct DrawTree {
     depth: u32,
 }
 
-impl GameTask for DrawTree {
+impl GameVisitor for DrawTree {
     type Output = Result<Value, String>;
-    fn run<G: RegisteredGame, E: Evaluator<G>>(self, game: G, eval: &E) -> Self::Output {
+    fn visit<G: RegisteredGame, E: Evaluator<G> + Clone + 'static>(
+        self,
+        game: G,
+        eval: E,
+    ) -> Self::Output {
+        let eval = &eval;
         if game.outcome().is_some() {
             return Err("the game is over: no tree to draw".into());
         }
