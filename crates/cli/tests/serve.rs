@@ -280,6 +280,12 @@ fn bad_requests_get_a_4xx_that_names_the_problem_and_the_server_goes_on() {
         ),
         (
             "/api/search",
+            r#"{"game":"othello","eval":"/etc/passwd"}"#,
+            400,
+            "unknown evaluation '/etc/passwd' of othello (expected pattern, hand)",
+        ),
+        (
+            "/api/search",
             r#"{"game":"connect4","engine":"fast"}"#,
             400,
             "connect4 has no engine of its own",

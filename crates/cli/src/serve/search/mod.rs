@@ -15,9 +15,7 @@ pub use request::{generic_config, prepare, ApiConfig, SearchRequest};
 pub use runner::run;
 
 use prune_othello::StaticOrdering;
-use prune_registry::{
-    with_game as with_registered, GameChoice, GameError, GameVisitor, RegisteredGame, Setup,
-};
+use prune_registry::{with_game as with_registered, GameError, GameVisitor, RegisteredGame, Setup};
 use prune_search::Evaluator;
 
 use crate::CliError;
@@ -30,16 +28,10 @@ pub fn with_game<T: GameVisitor>(
     task: T,
 ) -> Result<T::Output, String> {
     let choice = crate::serve::board::page_game(game)?;
-    if choice == GameChoice::Othello {
-        // The page takes the built-in evaluations only, never a file of the server's.
-        if let Some(other) = eval
-            .map(str::trim)
-            .filter(|e| !matches!(*e, "pattern" | "hand"))
-        {
-            return Err(format!(
-                "eval: unknown evaluation '{other}' of othello (expected pattern, hand)"
-            ));
-        }
+    // The page takes the catalogue's evaluations only: never a file of the server's (which
+    // Othello's reader would take as a weights file).
+    if let Some(name) = eval {
+        choice.info().eval(name).map_err(|e| format!("eval: {e}"))?;
     }
     let setup = Setup {
         position: text,
