@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 
 use prune_registry::{
     svg, with_game, BoardView, GameChoice, GameError, GameVisitor, LegalMoveNames, RegisteredGame,
-    Setup, TreeDepth, GAMES,
+    Setup, GAMES,
 };
 use prune_search::{Algorithm, Evaluator, FailMode, Game, Score, SearchConfig, SearchLimits};
 
