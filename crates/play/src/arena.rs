@@ -1,27 +1,28 @@
-//! Games and matches between two [`Agent`]s.
+//! Games and matches between two [`Agent`]s, for every [`Playable`] game.
 //!
-//! A game starts from an [`Opening`] (its moves are part of the record) and alternates the
-//! agents, each with its own [`Clock`]; a side whose only move is the pass passes without
-//! being asked. An agent that fails ([`AgentError`](crate::AgentError)) or answers an illegal
-//! move loses the game by forfeit, scored 64–0 (the largest margin there is), and the reason
-//! is kept. Running over a clock does not lose the game: the overruns are counted.
+//! A game starts from an opening (its moves are part of the record) and alternates the agents,
+//! each with its own [`Clock`]; a side whose only move is a pass passes without being asked.
+//! An agent that fails ([`AgentError`](crate::AgentError)) or answers an illegal move loses
+//! the game by forfeit (by [`Playable::FORFEIT_MARGIN`], Othello's 64–0), and the reason is
+//! kept. Running over a clock does not lose the game: the overruns are counted. A game that
+//! reaches [`Playable::MAX_PLIES`] is a draw.
 //!
-//! A match of N games plays each opening twice with the colours swapped: games 1 and 2 start
-//! from the first opening, the first agent ("A") black in game 1 and white in game 2, and so
-//! on. With N odd the last opening is played once, A black.
+//! A match of N games plays each opening twice with the sides swapped: games 1 and 2 start
+//! from the first opening, the first agent ("A") moving first in game 1 and second in game 2,
+//! and so on. With N odd the last opening is played once, A first. [`play_match_in_parallel`]
+//! plays the pairs of games on several threads, each with its own two agents.
 
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use prune_othello::{Color, Move};
-use prune_search::Game;
+use prune_registry::RegisteredGame;
 
 use crate::elo::EloEstimate;
-use crate::ggf::to_ggf;
-use crate::openings::Opening;
-use crate::record::color_name;
+use crate::playable::{Ending, Playable};
 use crate::{Agent, Clock, GameRecord, TimeControl};
 
-/// The disc margin of a game won by forfeit.
+/// The disc margin of an Othello game won by forfeit.
 pub const FORFEIT_MARGIN: i32 = 64;
 
 /// What one side spent in a game.
@@ -50,61 +51,70 @@ impl SideStats {
 /// A game lost because a side failed to give a legal move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Forfeit {
-    /// The colour that failed.
-    pub color: Color,
+    /// Whether the side that failed moves first.
+    pub first: bool,
     /// Why: the agent's error, or the illegal move.
     pub reason: String,
 }
 
 /// One game played to its end (or to a forfeit).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PlayedGame {
+pub struct PlayedGame<G: RegisteredGame> {
     /// The moves, the opening's included.
-    pub record: GameRecord,
-    /// The final disc margin from black's side (empty squares go to the winner; a forfeit
-    /// counts [`FORFEIT_MARGIN`] for the other side).
-    pub black_margin: i32,
+    pub record: GameRecord<G>,
+    /// How it ended: the result from the first player's side, in words too.
+    pub ending: Ending,
     /// Set when the game ended by a forfeit.
     pub forfeit: Option<Forfeit>,
-    /// Black's figures.
-    pub black: SideStats,
-    /// White's figures.
-    pub white: SideStats,
+    /// The first player's figures.
+    pub first: SideStats,
+    /// The second player's figures.
+    pub second: SideStats,
 }
 
-/// Plays one game from `opening`, `black` against `white`, each side with a fresh clock of
-/// `control`. Never panics on what the agents do: a failing agent forfeits.
-pub fn play_game(
-    black: &mut dyn Agent,
-    white: &mut dyn Agent,
-    opening: &Opening,
-    control: TimeControl,
-) -> PlayedGame {
-    let mut record = GameRecord::default();
-    for &mv in &opening.moves {
-        if record.play(mv).is_err() {
-            // An opening that is not legal (openings are generated legal): play on from the
-            // position its legal part reaches.
-            break;
-        }
+impl<G: RegisteredGame> PlayedGame<G> {
+    /// The result from the first player's side (see [`Ending::first_margin`]).
+    pub fn first_margin(&self) -> i32 {
+        self.ending.first_margin
     }
-    black.new_game();
-    white.new_game();
+}
+
+/// Plays one game from `opening`, `first` against `second`, each side with a fresh clock of
+/// `control`. Never panics on what the agents do: a failing agent forfeits.
+pub fn play_game<G: Playable>(
+    first: &mut dyn Agent<G>,
+    second: &mut dyn Agent<G>,
+    opening: &GameRecord<G>,
+    control: TimeControl,
+) -> PlayedGame<G> {
+    let mut record = opening.clone();
+    first.new_game();
+    second.new_game();
     let mut clocks = [Clock::new(control), Clock::new(control)];
     let mut stats = [SideStats::default(), SideStats::default()];
     let mut forfeit = None;
-    while !record.is_over() {
-        let color = record.current().to_move();
-        let side = usize::from(color == Color::White);
-        let legal = record.current().legal_moves();
-        if legal == [Move::PASS] {
-            record
-                .play(Move::PASS)
-                .expect("the pass is the only legal move");
-            continue;
+    let side_names = prune_registry::info(G::NAME).map_or(["first", "second"], |i| i.sides);
+    let ending = loop {
+        if let Some(ending) = G::ending(&record) {
+            break ending;
         }
-        let budget = clocks[side].budget(record.current().empty_count());
-        let agent: &mut dyn Agent = if side == 0 { black } else { white };
+        if G::MAX_PLIES.is_some_and(|max| record.moves().len() >= max) {
+            break Ending {
+                first_margin: 0,
+                how: "move limit".into(),
+            };
+        }
+        let current = record.current();
+        let side = usize::from(current.side_to_move() != prune_registry::Side::First);
+        let legal = current.legal_moves();
+        if let [only] = legal[..] {
+            if current.is_pass(only) {
+                record.play(only).expect("the pass is the only legal move");
+                continue;
+            }
+        }
+        let budget = clocks[side].budget(current.plies_left());
+        let agent: &mut dyn Agent<G> = if side == 0 { first } else { second };
         let start = Instant::now();
         let answer = agent.choose(&record, &budget);
         let elapsed = start.elapsed();
@@ -123,26 +133,29 @@ pub fn play_game(
         };
         if let Some(reason) = failure {
             forfeit = Some(Forfeit {
-                color,
-                reason: format!("{} ({}): {reason}", agent.name(), color_name(color)),
+                first: side == 0,
+                reason: format!("{} ({}): {reason}", agent.name(), side_names[side]),
             });
-            break;
+            let margin = if side == 0 {
+                -G::FORFEIT_MARGIN
+            } else {
+                G::FORFEIT_MARGIN
+            };
+            break Ending {
+                first_margin: margin,
+                how: format!("forfeit by {}", side_names[side]),
+            };
         }
-    }
+    };
     for (s, clock) in stats.iter_mut().zip(&clocks) {
         s.overruns = clock.overruns();
     }
-    let black_margin = match &forfeit {
-        Some(f) if f.color == Color::Black => -FORFEIT_MARGIN,
-        Some(_) => FORFEIT_MARGIN,
-        None => record.black_margin().unwrap_or(0),
-    };
     PlayedGame {
         record,
-        black_margin,
+        ending,
         forfeit,
-        black: stats[0],
-        white: stats[1],
+        first: stats[0],
+        second: stats[1],
     }
 }
 
@@ -157,25 +170,26 @@ pub enum Side {
 
 /// A game of a match, from the first player's side.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MatchGame {
+pub struct MatchGame<G: RegisteredGame> {
     /// Its number in the match (1 = the first).
     pub number: usize,
     /// The index of its opening in the match's openings.
     pub opening: usize,
     /// The opening's moves.
     pub opening_line: String,
-    /// A's colour.
-    pub a_color: Color,
+    /// Whether A moved first.
+    pub a_first: bool,
     /// The game.
-    pub game: PlayedGame,
+    pub game: PlayedGame<G>,
 }
 
-impl MatchGame {
-    /// A's final disc margin.
+impl<G: Playable> MatchGame<G> {
+    /// A's result: its margin (see [`Ending::first_margin`]).
     pub fn a_margin(&self) -> i32 {
-        match self.a_color {
-            Color::Black => self.game.black_margin,
-            Color::White => -self.game.black_margin,
+        if self.a_first {
+            self.game.first_margin()
+        } else {
+            -self.game.first_margin()
         }
     }
 
@@ -191,7 +205,7 @@ impl MatchGame {
     /// The side that forfeited, if one did.
     pub fn forfeited_by(&self) -> Option<Side> {
         let f = self.game.forfeit.as_ref()?;
-        Some(if f.color == self.a_color {
+        Some(if f.first == self.a_first {
             Side::A
         } else {
             Side::B
@@ -200,30 +214,38 @@ impl MatchGame {
 
     /// A's figures in this game.
     pub fn a_stats(&self) -> &SideStats {
-        match self.a_color {
-            Color::Black => &self.game.black,
-            Color::White => &self.game.white,
+        if self.a_first {
+            &self.game.first
+        } else {
+            &self.game.second
         }
     }
 
     /// B's figures in this game.
     pub fn b_stats(&self) -> &SideStats {
-        match self.a_color {
-            Color::Black => &self.game.white,
-            Color::White => &self.game.black,
+        if self.a_first {
+            &self.game.second
+        } else {
+            &self.game.first
         }
     }
 
-    /// The game as GGF, with the players' names and the result (black's margin) filled in.
-    pub fn ggf(&self, a_name: &str, b_name: &str) -> String {
-        let (black, white) = match self.a_color {
-            Color::Black => (a_name, b_name),
-            Color::White => (b_name, a_name),
-        };
-        to_ggf(&self.game.record, black, white).replacen(
-            "RE[?]",
-            &format!("RE[{:+}]", self.game.black_margin),
-            1,
+    /// The players' names in the order they moved.
+    pub fn players<'a>(&self, a_name: &'a str, b_name: &'a str) -> [&'a str; 2] {
+        if self.a_first {
+            [a_name, b_name]
+        } else {
+            [b_name, a_name]
+        }
+    }
+
+    /// The game as the game's record ([`Playable::record_text`]: GGF for Othello), with the
+    /// players' names and the result filled in.
+    pub fn record_text(&self, a_name: &str, b_name: &str) -> String {
+        G::record_text(
+            &self.game.record,
+            self.players(a_name, b_name),
+            &self.game.ending,
         )
     }
 }
@@ -260,13 +282,13 @@ impl Tally {
 pub struct MatchSummary {
     /// A's results.
     pub tally: Tally,
-    /// A's results as black.
-    pub as_black: Tally,
-    /// A's results as white.
-    pub as_white: Tally,
-    /// The sum of A's disc margins.
+    /// A's results when it moved first.
+    pub as_first: Tally,
+    /// A's results when it moved second.
+    pub as_second: Tally,
+    /// The sum of A's margins.
     pub margin_total: i64,
-    /// A's mean disc margin per game (0 with no games).
+    /// A's mean margin per game (0 with no games).
     pub margin_mean: f64,
     /// The score fraction and the Elo difference A − B (`None` with no games).
     pub elo: Option<EloEstimate>,
@@ -284,11 +306,11 @@ pub struct MatchSummary {
 
 impl MatchSummary {
     /// The summary of `games`.
-    pub fn of(games: &[MatchGame]) -> MatchSummary {
+    pub fn of<G: Playable>(games: &[MatchGame<G>]) -> MatchSummary {
         let mut s = MatchSummary {
             tally: Tally::default(),
-            as_black: Tally::default(),
-            as_white: Tally::default(),
+            as_first: Tally::default(),
+            as_second: Tally::default(),
             margin_total: 0,
             margin_mean: 0.0,
             elo: None,
@@ -302,9 +324,10 @@ impl MatchSummary {
         for g in games {
             let margin = g.a_margin();
             s.tally.add(margin);
-            match g.a_color {
-                Color::Black => s.as_black.add(margin),
-                Color::White => s.as_white.add(margin),
+            if g.a_first {
+                s.as_first.add(margin);
+            } else {
+                s.as_second.add(margin);
             }
             s.margin_total += i64::from(margin);
             match g.forfeited_by() {
@@ -327,56 +350,120 @@ impl MatchSummary {
     }
 }
 
+/// The opening of game `i` (from 0) of a match: `openings[i / 2]`, the list used again from
+/// its start if it is too short, the game's start if it is empty; with its index.
+fn opening_of<G: Playable>(openings: &[GameRecord<G>], i: usize) -> (usize, GameRecord<G>) {
+    if openings.is_empty() {
+        (0, GameRecord::new(G::start()))
+    } else {
+        let index = (i / 2) % openings.len();
+        (index, openings[index].clone())
+    }
+}
+
+/// Plays game `i` of a match (from 0) between `a` and `b`, A first when `i` is even.
+fn match_game<G: Playable>(
+    a: &mut dyn Agent<G>,
+    b: &mut dyn Agent<G>,
+    openings: &[GameRecord<G>],
+    i: usize,
+    control: TimeControl,
+) -> MatchGame<G> {
+    let (index, opening) = opening_of(openings, i);
+    let a_first = i % 2 == 0;
+    let game = if a_first {
+        play_game(a, b, &opening, control)
+    } else {
+        play_game(b, a, &opening, control)
+    };
+    MatchGame {
+        number: i + 1,
+        opening: index,
+        opening_line: opening.line(),
+        a_first,
+        game,
+    }
+}
+
 /// Plays a match of `games` games between `a` and `b` with `control`: game `i` (from 0) starts
 /// from `openings[i / 2]` (the list is used again from its start if it is too short; the
-/// standard start if it is empty), A black when `i` is even. `on_game` is called after each
+/// game's start if it is empty), A first when `i` is even. `on_game` is called after each
 /// game (for progress).
-pub fn play_match(
-    a: &mut dyn Agent,
-    b: &mut dyn Agent,
-    openings: &[Opening],
+pub fn play_match<G: Playable>(
+    a: &mut dyn Agent<G>,
+    b: &mut dyn Agent<G>,
+    openings: &[GameRecord<G>],
     games: usize,
     control: TimeControl,
-    mut on_game: impl FnMut(&MatchGame),
-) -> Vec<MatchGame> {
-    let start = Opening {
-        moves: Vec::new(),
-        position: prune_othello::Position::START,
-    };
-    let mut results = Vec::new();
+    mut on_game: impl FnMut(&MatchGame<G>),
+) -> Vec<MatchGame<G>> {
+    let mut results = Vec::with_capacity(games);
     for i in 0..games {
-        let index = if openings.is_empty() {
-            0
-        } else {
-            (i / 2) % openings.len()
-        };
-        let opening = openings.get(index).unwrap_or(&start);
-        let a_color = if i % 2 == 0 {
-            Color::Black
-        } else {
-            Color::White
-        };
-        let game = match a_color {
-            Color::Black => play_game(a, b, opening, control),
-            Color::White => play_game(b, a, opening, control),
-        };
-        let played = MatchGame {
-            number: i + 1,
-            opening: index,
-            opening_line: opening.line(),
-            a_color,
-            game,
-        };
+        let played = match_game(a, b, openings, i, control);
         on_game(&played);
         results.push(played);
     }
     results
 }
 
+/// The two agents of one job of [`play_match_in_parallel`], or why they cannot be made.
+pub type AgentPair<G, E> = Result<(Box<dyn Agent<G>>, Box<dyn Agent<G>>), E>;
+
+/// Plays the games of a match as [`play_match`] does, `jobs` threads at a time: each pair of
+/// games (one opening, both sides) is played by one job's own two agents from `make`; the
+/// games come back in match order. An error of `make` is the match's error.
+pub fn play_match_in_parallel<G: Playable, E: Send>(
+    jobs: usize,
+    openings: &[GameRecord<G>],
+    games: usize,
+    control: TimeControl,
+    make: impl Fn() -> AgentPair<G, E> + Sync,
+    on_game: &(impl Fn(&MatchGame<G>) + Sync),
+) -> Result<Vec<MatchGame<G>>, E> {
+    let pairs = games.div_ceil(2);
+    let next = AtomicUsize::new(0);
+    let played: Mutex<Vec<MatchGame<G>>> = Mutex::new(Vec::with_capacity(games));
+    let failed: Mutex<Option<E>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, pairs.max(1)) {
+            scope.spawn(|| {
+                let (mut a, mut b) = match make() {
+                    Ok(agents) => agents,
+                    Err(e) => {
+                        let mut failed = failed.lock().unwrap_or_else(|p| p.into_inner());
+                        failed.get_or_insert(e);
+                        return;
+                    }
+                };
+                loop {
+                    let p = next.fetch_add(1, Relaxed);
+                    if p >= pairs {
+                        break;
+                    }
+                    for i in 2 * p..(2 * p + 2).min(games) {
+                        let g = match_game(a.as_mut(), b.as_mut(), openings, i, control);
+                        on_game(&g);
+                        played.lock().unwrap_or_else(|p| p.into_inner()).push(g);
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = failed.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e);
+    }
+    let mut results = played.into_inner().unwrap_or_else(|p| p.into_inner());
+    results.sort_by_key(|g| g.number);
+    Ok(results)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::openings::{all_openings, pick};
+    use crate::Playable;
+    use crate::openings::pick;
+    use prune_othello::{Move, Position};
+    use prune_search::Game;
     use crate::{AgentError, Budget, EnginePlayer, PlayerOptions, Thought};
     use prune_search::Algorithm;
 
@@ -436,65 +523,65 @@ mod tests {
 
     #[test]
     fn engines_play_a_legal_game_to_the_end() {
-        let opening = &all_openings(4)[5];
+        let opening = &<Position as Playable>::openings(4)[5];
         let (mut a, mut b) = (engine("plain"), engine("full"));
         let g = play_game(&mut a, &mut b, opening, TimeControl::Depth(2));
         assert!(g.forfeit.is_none());
         assert!(g.record.is_over());
-        assert_eq!(&g.record.moves()[..4], &opening.moves[..]);
+        assert_eq!(&g.record.moves()[..4], opening.moves());
         // Every move was legal: replaying them from the start reaches the same end.
         let mut replay = GameRecord::default();
         for &mv in g.record.moves() {
             replay.play(mv).unwrap();
         }
         assert_eq!(replay.current(), g.record.current());
-        assert_eq!(Some(g.black_margin), g.record.black_margin());
+        assert_eq!(Some(g.first_margin()), g.record.black_margin());
         let (black, white) = g.record.disc_counts();
         assert_eq!(
-            g.black_margin.signum(),
+            g.first_margin().signum(),
             (black as i32 - white as i32).signum()
         );
         // Each side was asked for its moves (no passes or opening moves among them).
         let passes = g.record.moves().iter().filter(|m| m.is_pass()).count() as u32;
         assert_eq!(
-            g.black.moves + g.white.moves + passes + 4,
+            g.first.moves + g.second.moves + passes + 4,
             g.record.moves().len() as u32
         );
-        assert!(g.black.nodes > 0 && g.white.nodes > 0);
+        assert!(g.first.nodes > 0 && g.second.nodes > 0);
     }
 
     #[test]
     fn an_illegal_move_or_an_error_forfeits() {
-        let opening = &all_openings(2)[0];
+        let opening = &<Position as Playable>::openings(2)[0];
         let mut good = Scripted::new();
         let mut bad = Scripted::new();
         bad.bad = Some((3, "a1".parse().unwrap()));
         let g = play_game(&mut good, &mut bad, opening, TimeControl::Depth(1));
         let f = g.forfeit.clone().expect("a forfeit");
-        assert_eq!(f.color, Color::White);
+        assert!(!f.first);
         assert!(
             f.reason.contains("illegal move") && f.reason.contains("a1"),
             "{f:?}"
         );
         assert!(f.reason.starts_with("scripted (white)"), "{f:?}");
-        assert_eq!(g.black_margin, FORFEIT_MARGIN);
+        assert_eq!(g.first_margin(), FORFEIT_MARGIN);
         assert!(!g.record.is_over());
         // The illegal move is not in the record: 2 opening moves, 3 for black, 2 for white.
         assert_eq!(g.record.moves().len(), 7);
-        assert_eq!((g.black.moves, g.white.moves), (3, 3));
+        assert_eq!((g.first.moves, g.second.moves), (3, 3));
 
         let mut failing = Scripted::new();
         failing.fail = Some(1);
         let g = play_game(&mut failing, &mut good, opening, TimeControl::Depth(1));
-        let f = g.forfeit.expect("a forfeit");
-        assert_eq!(f.color, Color::Black);
+        let f = g.forfeit.clone().expect("a forfeit");
+        assert!(f.first);
         assert!(f.reason.contains("went away"), "{f:?}");
-        assert_eq!(g.black_margin, -FORFEIT_MARGIN);
+        assert_eq!(g.first_margin(), -FORFEIT_MARGIN);
     }
 
     #[test]
     fn a_match_swaps_colours_on_each_opening() {
-        let openings = pick(&all_openings(4), 3, None);
+        let openings = pick(&<Position as Playable>::openings(4), 3, None);
         let (mut a, mut b) = (engine("plain"), engine("killers"));
         let mut seen = 0;
         let games = play_match(&mut a, &mut b, &openings, 5, TimeControl::Depth(1), |_| {
@@ -505,27 +592,22 @@ mod tests {
             assert_eq!(g.number, i + 1);
             assert_eq!(g.opening, i / 2);
             assert_eq!(g.opening_line, openings[i / 2].line());
-            let expected = if i % 2 == 0 {
-                Color::Black
-            } else {
-                Color::White
-            };
-            assert_eq!(g.a_color, expected);
+            assert_eq!(g.a_first, i % 2 == 0);
             assert!(g.game.forfeit.is_none());
-            assert_eq!(Some(g.game.black_margin), g.game.record.black_margin());
-            let ggf = g.ggf("A", "B");
-            let (pb, pw) = if expected == Color::Black {
+            assert_eq!(Some(g.game.first_margin()), g.game.record.black_margin());
+            let ggf = g.record_text("A", "B");
+            let (pb, pw) = if g.a_first {
                 ("PB[A]", "PW[B]")
             } else {
                 ("PB[B]", "PW[A]")
             };
             assert!(ggf.contains(pb) && ggf.contains(pw), "{ggf}");
-            assert_eq!(crate::ggf::parse_ggf(&ggf).unwrap(), g.game.record);
+            assert_eq!(crate::ggf::parse_ggf(ggf.trim()).unwrap(), g.game.record);
         }
         let s = MatchSummary::of(&games);
         assert_eq!(s.tally.games(), 5);
-        assert_eq!(s.as_black.games(), 3);
-        assert_eq!(s.as_white.games(), 2);
+        assert_eq!(s.as_first.games(), 3);
+        assert_eq!(s.as_second.games(), 2);
         let total: i64 = games.iter().map(|g| i64::from(g.a_margin())).sum();
         assert_eq!(s.margin_total, total);
         assert!((s.margin_mean - total as f64 / 5.0).abs() < 1e-12);
@@ -537,7 +619,7 @@ mod tests {
 
     #[test]
     fn forfeits_and_repeats_are_counted() {
-        let openings = pick(&all_openings(2), 1, None);
+        let openings = pick(&<Position as Playable>::openings(2), 1, None);
         let mut good = Scripted::new();
         let mut bad = Scripted::new();
         bad.fail = Some(1);
@@ -556,5 +638,90 @@ mod tests {
         assert!(s.openings_repeated);
         assert_eq!(good.games, 4);
         assert_eq!(s.elo.unwrap().elo, None);
+    }
+
+    /// A match of `games` games of `G` between the players `a` and `b` on two threads.
+    fn parallel<G: Playable>(
+        a: &str,
+        b: &str,
+        games: usize,
+        plies: u32,
+        control: TimeControl,
+    ) -> Vec<MatchGame<G>> {
+        let openings = pick(&G::openings(plies), games.div_ceil(2), None);
+        let make = || -> AgentPair<G, String> {
+            Ok((
+                G::agent(&crate::AgentSpec::new(a))?,
+                G::agent(&crate::AgentSpec::new(b))?,
+            ))
+        };
+        play_match_in_parallel(2, &openings, games, control, make, &|_| {}).unwrap()
+    }
+
+    #[test]
+    fn perfect_tic_tac_toe_is_drawn_and_never_lost() {
+        // Searched to its default depth, tic-tac-toe is solved: perfect play draws every game,
+        // and MCTS may lose to it but never win.
+        let games = parallel::<prune_games::TicTacToe>("full", "full", 4, 1, TimeControl::Depth(9));
+        assert_eq!(games.len(), 4);
+        for (i, g) in games.iter().enumerate() {
+            assert_eq!((g.number, g.a_first), (i + 1, i % 2 == 0));
+            assert_eq!(g.a_margin(), 0, "{:?}", g.game.ending);
+            assert!(g.game.forfeit.is_none());
+        }
+        let games = parallel::<prune_games::TicTacToe>("mcts", "full", 4, 1, TimeControl::Nodes(200));
+        let s = MatchSummary::of(&games);
+        assert_eq!((s.tally.games(), s.tally.wins), (4, 0), "{s:?}");
+    }
+
+    #[test]
+    fn connect_four_and_shogi_play_through_the_same_arena() {
+        let games = parallel::<prune_connect4::Position>("full", "plain", 4, 2, TimeControl::Depth(2));
+        for g in &games {
+            let end = g.game.record.current();
+            assert!(end.is_won() || end.moves_played() == prune_connect4::CELLS);
+            assert!(g.record_text("A", "B").contains("[X \"A\"]") == g.a_first);
+        }
+        // Parallel jobs play the same games as one thread (fresh tables every game).
+        let openings = pick(&prune_connect4::Position::openings(2), 2, None);
+        let spec = crate::AgentSpec::new("full");
+        let (mut a, mut b) = (
+            prune_connect4::Position::agent(&spec).unwrap(),
+            prune_connect4::Position::agent(&crate::AgentSpec::new("plain")).unwrap(),
+        );
+        let one = play_match(a.as_mut(), b.as_mut(), &openings, 4, TimeControl::Depth(2), |_| {});
+        let lines = |v: &[MatchGame<prune_connect4::Position>]| -> Vec<String> {
+            v.iter().map(|g| g.game.record.line()).collect()
+        };
+        assert_eq!(lines(&one), lines(&games));
+
+        let games = parallel::<prune_shogi::Position>("minimal", "minimal", 2, 2, TimeControl::Depth(1));
+        for g in &games {
+            let how = &g.game.ending.how;
+            assert!(
+                ["checkmate", "repetition", "perpetual check", "move limit"].contains(&how.as_str()),
+                "{how}"
+            );
+            assert!(g.game.record.moves().len() <= crate::playable::SHOGI_MAX_PLIES);
+            assert!(g.record_text("A", "B").contains("[Start \"lnsgkgsnl/"));
+        }
+    }
+
+    #[test]
+    fn players_that_cannot_be_made_say_why() {
+        let err = |r: Result<Box<dyn Agent<prune_shogi::Position>>, String>| r.err().unwrap();
+        assert!(err(prune_shogi::Position::agent(&crate::AgentSpec::new("nope"))).contains("nope"));
+        let mut spec = crate::AgentSpec::new("full");
+        spec.eval = Some("pattern".into());
+        assert!(err(prune_shogi::Position::agent(&spec)).contains("pattern"));
+        let mut spec = crate::AgentSpec::new("full");
+        spec.selectivity = prune_othello::midgame::Selectivity::Sigma(2.0);
+        assert!(prune_connect4::Position::agent(&spec).is_err());
+        assert!(prune_games::TicTacToe::agent(&crate::AgentSpec::new("fast")).is_err());
+        let mut spec = crate::AgentSpec::new("full");
+        spec.eval = Some("lines".into());
+        assert!(prune_games::TicTacToe::agent(&spec).is_ok());
+        spec.eval = Some("threat".into());
+        assert!(prune_games::TicTacToe::agent(&spec).is_err());
     }
 }

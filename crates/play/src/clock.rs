@@ -16,9 +16,19 @@ pub enum TimeControl {
         /// The time added after each move.
         increment: Duration,
     },
+    /// A clock per side of `total` (possibly none), then `byoyomi` for every move once it is
+    /// spent (shogi's time control: the byoyomi does not add up from move to move).
+    Byoyomi {
+        /// The main time each side starts with.
+        total: Duration,
+        /// The time every move may take once the main time is spent.
+        byoyomi: Duration,
+    },
     /// No clock: search every move to this depth (and solve the endgame exactly once the
     /// empties are at most [`Budget::DEPTH_SOLVE_EXTRA`] more than the depth).
     Depth(u32),
+    /// No clock: search every move this many nodes (playouts for MCTS).
+    Nodes(u64),
 }
 
 impl fmt::Display for TimeControl {
@@ -34,7 +44,17 @@ impl fmt::Display for TimeControl {
                 total.as_secs_f64(),
                 increment.as_secs_f64()
             ),
+            TimeControl::Byoyomi { total, byoyomi } if total.is_zero() => {
+                write!(f, "byoyomi {} ms", byoyomi.as_millis())
+            }
+            TimeControl::Byoyomi { total, byoyomi } => write!(
+                f,
+                "{} s per game + byoyomi {} ms",
+                total.as_secs_f64(),
+                byoyomi.as_millis()
+            ),
             TimeControl::Depth(d) => write!(f, "depth {d}"),
+            TimeControl::Nodes(n) => write!(f, "{n} nodes per move"),
         }
     }
 }
@@ -44,8 +64,8 @@ impl fmt::Display for TimeControl {
 pub enum TimeControlError {
     /// Not of any of the forms.
     #[error(
-        "bad time control '{0}' (expected SECONDS[+INCREMENT], move:MS or depth:N, such as 300, \
-         60+1, move:500 or depth:8)"
+        "bad time control '{0}' (expected SECONDS[+INCREMENT], [SECONDS+]byoyomi:MS, move:MS, \
+         depth:N or nodes:N, such as 300, 60+1, byoyomi:100, move:500, depth:8 or nodes:100000)"
     )]
     Malformed(String),
     /// A depth out of range.
@@ -54,6 +74,9 @@ pub enum TimeControlError {
     /// No time per move.
     #[error("{0}: the time per move must be positive")]
     NoTimePerMove(String),
+    /// No nodes per move.
+    #[error("{0}: the nodes per move must be 1 to 10^15")]
+    Nodes(String),
     /// No time on the clock.
     #[error("{0}: the clock must have some time")]
     NoClock(String),
@@ -63,10 +86,43 @@ impl FromStr for TimeControl {
     type Err = TimeControlError;
 
     /// Reads `300` or `300s` (a clock of 300 s per side), `300+2` (with 2 s increment),
-    /// `500ms` (per move, as `move:500ms` or `500ms/move`), or `depth:8`.
+    /// `move:500` (500 ms per move), `byoyomi:100` (100 ms per move in byoyomi),
+    /// `60+byoyomi:100` (60 s, then the byoyomi), `depth:8` or `nodes:100000`.
     fn from_str(text: &str) -> Result<Self, TimeControlError> {
         let t = text.trim().to_ascii_lowercase();
         let bad = || TimeControlError::Malformed(text.to_string());
+        if let Some(n) = t.strip_prefix("nodes:") {
+            let n: u64 = n.trim().parse().map_err(|_| bad())?;
+            if n == 0 || n > 1_000_000_000_000_000 {
+                return Err(TimeControlError::Nodes(text.to_string()));
+            }
+            return Ok(TimeControl::Nodes(n));
+        }
+        if let Some(at) = t.find("byoyomi:") {
+            let ms: u64 = t[at + "byoyomi:".len()..]
+                .trim()
+                .trim_end_matches("ms")
+                .parse()
+                .map_err(|_| bad())?;
+            if ms == 0 || ms > 1_000_000_000 {
+                return Err(TimeControlError::NoTimePerMove(text.to_string()));
+            }
+            let total = match t[..at].trim() {
+                "" => Duration::ZERO,
+                main => {
+                    let main = main.strip_suffix('+').ok_or_else(bad)?.trim();
+                    let v: f64 = main.trim_end_matches('s').parse().map_err(|_| bad())?;
+                    if !v.is_finite() || !(0.0..=1e6).contains(&v) {
+                        return Err(bad());
+                    }
+                    Duration::from_secs_f64(v)
+                }
+            };
+            return Ok(TimeControl::Byoyomi {
+                total,
+                byoyomi: Duration::from_millis(ms),
+            });
+        }
         if let Some(d) = t.strip_prefix("depth:") {
             let d: u32 = d.parse().map_err(|_| bad())?;
             if d == 0 || d > 60 {
@@ -111,6 +167,8 @@ pub struct Budget {
     pub depth: Option<u32>,
     /// With a fixed depth and no time: solve exactly at this many empties or fewer.
     pub solve_empties: Option<u32>,
+    /// The nodes the search may visit (`None`: no limit).
+    pub nodes: Option<u64>,
 }
 
 impl Budget {
@@ -124,6 +182,19 @@ impl Budget {
             solve_time: None,
             depth: Some(depth),
             solve_empties: Some((depth + Self::DEPTH_SOLVE_EXTRA).min(20)),
+            nodes: None,
+        }
+    }
+
+    /// A search of `nodes` nodes, with no time or depth limit (an endgame is solved exactly
+    /// at as many empties as at depth 8).
+    pub fn nodes(nodes: u64) -> Budget {
+        Budget {
+            time: None,
+            solve_time: None,
+            depth: None,
+            solve_empties: Some(8 + Self::DEPTH_SOLVE_EXTRA),
+            nodes: Some(nodes),
         }
     }
 
@@ -134,6 +205,7 @@ impl Budget {
             solve_time: Some(time),
             depth: None,
             solve_empties: None,
+            nodes: None,
         }
     }
 }
@@ -158,7 +230,7 @@ impl Clock {
     /// A fresh clock.
     pub fn new(control: TimeControl) -> Clock {
         let remaining = match control {
-            TimeControl::Clock { total, .. } => total,
+            TimeControl::Clock { total, .. } | TimeControl::Byoyomi { total, .. } => total,
             _ => Duration::ZERO,
         };
         Clock {
@@ -175,7 +247,11 @@ impl Clock {
 
     /// Time left on a clock (`None` for per-move and depth controls).
     pub fn remaining(&self) -> Option<Duration> {
-        matches!(self.control, TimeControl::Clock { .. }).then_some(self.remaining)
+        matches!(
+            self.control,
+            TimeControl::Clock { .. } | TimeControl::Byoyomi { .. }
+        )
+        .then_some(self.remaining)
     }
 
     /// How many moves took longer than the clock had left.
@@ -183,14 +259,25 @@ impl Clock {
         self.overruns
     }
 
-    /// The budget of the next move in a position with `empties` empty squares. On a clock:
-    /// the time left (less a reserve) shared over the moves the side still has to make (about
-    /// half the empties), plus most of the increment; an exact solve may use up to a third of
-    /// the time left, since once the endgame is solved the remaining moves cost nothing.
+    /// The budget of the next move when about `empties` plies are left in the game (Othello:
+    /// the empty squares; see [`crate::Playable::plies_left`]). On a clock: the time left
+    /// (less a reserve) shared over the moves the side still has to make (about half the
+    /// plies), plus most of the increment; an exact solve may use up to a third of the time
+    /// left, since once the endgame is solved the remaining moves cost nothing. In byoyomi:
+    /// the share of the main time plus the byoyomi less a margin.
     pub fn budget(&self, empties: u32) -> Budget {
         match self.control {
             TimeControl::PerMove(t) => Budget::time(t),
             TimeControl::Depth(d) => Budget::depth(d),
+            TimeControl::Nodes(n) => Budget::nodes(n),
+            TimeControl::Byoyomi { byoyomi, .. } => {
+                let usable = self.remaining.saturating_sub(CLOCK_RESERVE);
+                let moves_left = empties.div_ceil(2) + 1;
+                let margin = (byoyomi / 10).min(CLOCK_RESERVE);
+                let time = (usable / moves_left + byoyomi.saturating_sub(margin))
+                    .max(MIN_MOVE_TIME);
+                Budget::time(time)
+            }
             TimeControl::Clock { increment, .. } => {
                 let usable = self.remaining.saturating_sub(CLOCK_RESERVE);
                 let moves_left = empties.div_ceil(2) + 1;
@@ -202,6 +289,7 @@ impl Clock {
                     solve_time: Some(solve_time),
                     depth: None,
                     solve_empties: None,
+                    nodes: None,
                 }
             }
         }
@@ -209,11 +297,20 @@ impl Clock {
 
     /// Charges a move that took `elapsed` (and adds the increment).
     pub fn spend(&mut self, elapsed: Duration) {
-        if let TimeControl::Clock { increment, .. } = self.control {
-            if elapsed > self.remaining {
-                self.overruns += 1;
+        match self.control {
+            TimeControl::Clock { increment, .. } => {
+                if elapsed > self.remaining {
+                    self.overruns += 1;
+                }
+                self.remaining = self.remaining.saturating_sub(elapsed) + increment;
             }
-            self.remaining = self.remaining.saturating_sub(elapsed) + increment;
+            TimeControl::Byoyomi { byoyomi, .. } => {
+                if elapsed > self.remaining + byoyomi {
+                    self.overruns += 1;
+                }
+                self.remaining = self.remaining.saturating_sub(elapsed);
+            }
+            _ => {}
         }
     }
 }
@@ -243,8 +340,24 @@ mod tests {
             Ok(TimeControl::PerMove(Duration::from_millis(250)))
         );
         assert_eq!("depth:8".parse(), Ok(TimeControl::Depth(8)));
+        assert_eq!("nodes:5000".parse(), Ok(TimeControl::Nodes(5000)));
+        assert_eq!(
+            "byoyomi:100".parse(),
+            Ok(TimeControl::Byoyomi {
+                total: Duration::ZERO,
+                byoyomi: Duration::from_millis(100)
+            })
+        );
+        assert_eq!(
+            "60+byoyomi:250".parse(),
+            Ok(TimeControl::Byoyomi {
+                total: Duration::from_secs(60),
+                byoyomi: Duration::from_millis(250)
+            })
+        );
         for bad in [
-            "", "abc", "depth:0", "move:0", "0", "-5", "10+x", "depth:99",
+            "", "abc", "depth:0", "move:0", "0", "-5", "10+x", "depth:99", "nodes:0", "nodes:x",
+            "byoyomi:0", "byoyomi:", "60byoyomi:5", "x+byoyomi:5",
         ] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
         }
@@ -273,6 +386,22 @@ mod tests {
         assert_eq!(clock.remaining(), Some(Duration::ZERO));
         // Never less than the minimum, even on an empty clock.
         assert_eq!(clock.budget(10).time, Some(MIN_MOVE_TIME));
+    }
+
+    #[test]
+    fn byoyomi_is_spent_per_move_and_never_saved() {
+        let mut clock = Clock::new("byoyomi:100".parse().unwrap());
+        let t = clock.budget(100).time.unwrap();
+        assert!(t >= Duration::from_millis(80) && t < Duration::from_millis(100), "{t:?}");
+        clock.spend(Duration::from_millis(90));
+        assert_eq!((clock.remaining(), clock.overruns()), (Some(Duration::ZERO), 0));
+        clock.spend(Duration::from_millis(150));
+        assert_eq!(clock.overruns(), 1);
+        let mut clock = Clock::new("10+byoyomi:100".parse().unwrap());
+        let t = clock.budget(100).time.unwrap();
+        assert!(t > Duration::from_millis(200), "{t:?}");
+        clock.spend(Duration::from_secs(4));
+        assert_eq!(clock.remaining(), Some(Duration::from_secs(6)));
     }
 
     #[test]

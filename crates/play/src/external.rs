@@ -739,10 +739,7 @@ mod tests {
                 crate::PlayerOptions::preset("plain", prune_search::Algorithm::NegaScout).unwrap(),
             )
             .unwrap();
-            let opening = crate::openings::Opening {
-                moves: Vec::new(),
-                position: prune_othello::Position::START,
-            };
+            let opening = crate::GameRecord::default();
             let g = crate::arena::play_game(
                 &mut prune,
                 &mut fake,
@@ -750,7 +747,7 @@ mod tests {
                 crate::TimeControl::Depth(1),
             );
             let f = g.forfeit.expect("white forfeits");
-            assert_eq!(f.color, prune_othello::Color::White);
+            assert!(!f.first, "{f:?}");
             assert!(
                 f.reason.contains("Fake 1") && f.reason.contains("a1"),
                 "{f:?}"

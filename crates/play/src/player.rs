@@ -10,25 +10,29 @@ use std::time::{Duration, Instant};
 use prune_othello::endgame::EndgameSolver;
 use prune_othello::midgame::{MidgameSearch, ProbCutParams, Selectivity};
 use prune_othello::{Move, Ordered, OthelloEval, Position, StaticOrdering};
-use prune_search::mcts::{Mcts, MctsConfig, MctsLimits, MctsResult};
+use prune_search::mcts::{Mcts, MctsConfig, MctsLimits};
 use prune_search::{Algorithm, ConfigError, Engine, Evaluator, Game, Parallel, Preset, Score};
 use prune_search::{ProbCut, SearchConfig, SearchLimits, SearchResult};
 
+use prune_registry::RegisteredGame;
+
+use crate::agents::mcts_thought;
 use crate::{Budget, GameRecord};
 
 /// What an agent decided, and why.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Thought {
+pub struct Thought<M = Move> {
     /// The move to play.
-    pub mv: Move,
-    /// The value of the position for the side to move, in discs (exact when `exact`).
+    pub mv: M,
+    /// The value of the position for the side to move in the game's own unit (Othello: discs,
+    /// exact when `exact`; shogi: centipawns; others: the evaluation's scale).
     pub eval: f64,
-    /// Whether `eval` is the exact final margin under perfect play.
+    /// Whether `eval` is the game-theoretic value (an exact solve, a proven result).
     pub exact: bool,
     /// The depth searched (for an exact solve, the empties).
     pub depth: u32,
     /// The expected line, starting with `mv`.
-    pub pv: Vec<Move>,
+    pub pv: Vec<M>,
     /// Positions searched.
     pub nodes: u64,
     /// Time taken.
@@ -47,8 +51,9 @@ impl fmt::Display for AgentError {
 
 impl std::error::Error for AgentError {}
 
-/// A player that chooses moves: prune's [`EnginePlayer`], or an external program.
-pub trait Agent {
+/// A player that chooses moves in game `G`: prune's engines (any preset of the generic search,
+/// a game's own engine, MCTS) or an external program.
+pub trait Agent<G: RegisteredGame = Position> {
     /// The name shown in results.
     fn name(&self) -> String;
 
@@ -56,7 +61,11 @@ pub trait Agent {
     fn new_game(&mut self) {}
 
     /// The move to play at the end of `game` within `budget`. The game is not over.
-    fn choose(&mut self, game: &GameRecord, budget: &Budget) -> Result<Thought, AgentError>;
+    fn choose(
+        &mut self,
+        game: &GameRecord<G>,
+        budget: &Budget,
+    ) -> Result<Thought<G::Move>, AgentError>;
 }
 
 /// The name of the fast midgame search among the presets of [`PlayerOptions::preset`].
@@ -292,8 +301,12 @@ impl EnginePlayer {
                 .max(Duration::from_millis(2))
         });
         let limits = SearchLimits {
-            depth: budget.depth.or(if time.is_none() { Some(8) } else { None }),
-            nodes: None,
+            depth: budget.depth.or(if time.is_none() && budget.nodes.is_none() {
+                Some(8)
+            } else {
+                None
+            }),
+            nodes: budget.nodes,
             time,
         };
         let r: SearchResult<Move> = match &mut self.midgame {
@@ -303,14 +316,16 @@ impl EnginePlayer {
                 .expect("the limits always have a depth or a time"),
             Midgame::Mcts(search) => {
                 let limits = MctsLimits {
-                    playouts: self.options.mcts_playouts.or(match time {
+                    playouts: self.options.mcts_playouts.or(budget.nodes).or(match time {
                         Some(_) => None,
                         None => Some(MCTS_DEFAULT_PLAYOUTS),
                     }),
                     time,
                 };
                 let r = search.search(position, &self.eval, &limits, None);
-                return mcts_thought(&r, &self.eval, moves[0], start);
+                let mut thought = mcts_thought(&r, self.eval.win_scale(), moves[0], start);
+                thought.eval = thought.eval.clamp(-64.0, 64.0);
+                return thought;
             }
         };
         let mv = r.best_move.unwrap_or(moves[0]);
@@ -374,33 +389,6 @@ impl EnginePlayer {
             nodes: r.counters.nodes,
             time: start.elapsed(),
         })
-    }
-}
-
-/// An MCTS search's move: its value is the win rate read back into discs through the
-/// evaluation's [`Evaluator::win_scale`] (a proven win or loss is ±64, a proven draw 0), its
-/// depth the longest path walked, its nodes the playouts.
-fn mcts_thought(
-    r: &MctsResult<Move>,
-    eval: &Ordered<OthelloEval>,
-    fallback: Move,
-    start: Instant,
-) -> Thought {
-    let p = r.value.clamp(1e-9, 1.0 - 1e-9);
-    let discs = eval.win_scale() / 100.0 * (p / (1.0 - p)).ln();
-    let mv = r.best_move.unwrap_or(fallback);
-    Thought {
-        mv,
-        eval: discs.clamp(-64.0, 64.0),
-        exact: false,
-        depth: r.max_depth,
-        pv: if r.pv.first() == Some(&mv) {
-            r.pv.clone()
-        } else {
-            vec![mv]
-        },
-        nodes: r.playouts,
-        time: start.elapsed(),
     }
 }
 

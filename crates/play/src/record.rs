@@ -1,39 +1,37 @@
-//! [`GameRecord`]: a game as a start position and the moves played from it.
+//! [`GameRecord`]: a game of any registered game as its start position and the moves played
+//! from it, with every position on the way (the history the repetition rules of shogi read).
 
 use std::fmt;
 
-use prune_othello::{Color, Move, Position};
+use prune_othello::{Color, Position};
+use prune_registry::RegisteredGame;
 use prune_search::Game;
 
 /// A move that cannot be added to a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordError {
-    /// The move refused.
-    pub mv: Move,
-    /// The position it was refused in.
-    pub position: Position,
+    /// The move refused, by name.
+    pub mv: String,
     /// Its place in the game (1 = the first move).
     pub number: usize,
+    /// The side whose move it was (the catalogue's name: `black`, `X`...).
+    pub side: &'static str,
+    /// The legal moves there, by name (empty: the game is over).
+    pub legal: Vec<String>,
 }
 
 impl fmt::Display for RecordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let legal: Vec<String> = self
-            .position
-            .legal_moves()
-            .iter()
-            .map(|m| m.to_string())
-            .collect();
         write!(
             f,
             "move {} ({}) is not legal for {} (legal: {})",
             self.number,
             self.mv,
-            color_name(self.position.to_move()),
-            if legal.is_empty() {
+            self.side,
+            if self.legal.is_empty() {
                 "none, the game is over".to_string()
             } else {
-                legal.join(" ")
+                self.legal.join(" ")
             }
         )
     }
@@ -41,7 +39,7 @@ impl fmt::Display for RecordError {
 
 impl std::error::Error for RecordError {}
 
-/// "black" or "white".
+/// `black` or `white`.
 pub fn color_name(color: Color) -> &'static str {
     match color {
         Color::Black => "black",
@@ -49,85 +47,105 @@ pub fn color_name(color: Color) -> &'static str {
     }
 }
 
-/// A game: where it started and the moves since (passes included), with the position reached.
+/// A game: its start, the moves played and the positions they reach.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord {
-    start: Position,
-    moves: Vec<Move>,
-    current: Position,
+pub struct GameRecord<G: RegisteredGame = Position> {
+    /// The start, then the position after each move.
+    positions: Vec<G>,
+    moves: Vec<G::Move>,
 }
 
-impl Default for GameRecord {
+impl Default for GameRecord<Position> {
     fn default() -> Self {
         GameRecord::new(Position::START)
     }
 }
 
-impl GameRecord {
-    /// A game starting at `start` with no moves yet.
-    pub fn new(start: Position) -> Self {
+impl<G: RegisteredGame> GameRecord<G> {
+    /// A game from `start` with no moves yet.
+    pub fn new(start: G) -> Self {
         GameRecord {
-            start,
+            positions: vec![start],
             moves: Vec::new(),
-            current: start,
         }
     }
 
     /// The start position.
-    pub fn start(&self) -> &Position {
-        &self.start
+    pub fn start(&self) -> &G {
+        &self.positions[0]
     }
 
-    /// The moves played, in order.
-    pub fn moves(&self) -> &[Move] {
+    /// The moves played.
+    pub fn moves(&self) -> &[G::Move] {
         &self.moves
     }
 
     /// The position now.
-    pub fn current(&self) -> &Position {
-        &self.current
+    pub fn current(&self) -> &G {
+        self.positions.last().expect("a record has its start")
     }
 
-    /// The last move played, if any.
-    pub fn last_move(&self) -> Option<Move> {
+    /// The start and the position after each move, in order.
+    pub fn positions(&self) -> &[G] {
+        &self.positions
+    }
+
+    /// The last move played.
+    pub fn last_move(&self) -> Option<G::Move> {
         self.moves.last().copied()
     }
 
-    /// Plays `mv` (checked).
-    pub fn play(&mut self, mv: Move) -> Result<(), RecordError> {
-        let next = self.current.play(mv).map_err(|e| RecordError {
-            mv,
-            position: e.position,
-            number: self.moves.len() + 1,
-        })?;
+    /// The moves by name, separated by spaces (`f5 d6 c3`, `7g7f 3c3d`).
+    pub fn line(&self) -> String {
+        let names: Vec<String> = self
+            .positions
+            .iter()
+            .zip(&self.moves)
+            .map(|(p, &m)| p.move_name(m))
+            .collect();
+        names.join(" ")
+    }
+
+    /// Plays `mv` if it is legal now.
+    pub fn play(&mut self, mv: G::Move) -> Result<(), RecordError> {
+        let current = self.current();
+        let legal = current.legal_moves();
+        if !legal.contains(&mv) {
+            return Err(RecordError {
+                mv: current.move_name(mv),
+                number: self.moves.len() + 1,
+                side: current.side_name(),
+                legal: legal.iter().map(|&m| current.move_name(m)).collect(),
+            });
+        }
+        let next = current.play(mv);
         self.moves.push(mv);
-        self.current = next;
+        self.positions.push(next);
         Ok(())
     }
 
-    /// Takes back the last move; false if there is none.
+    /// Takes back the last move (`false` if there is none).
     pub fn undo(&mut self) -> bool {
         if self.moves.pop().is_none() {
             return false;
         }
-        let mut pos = self.start;
-        for &mv in &self.moves {
-            pos = Game::play(&pos, mv);
-        }
-        self.current = pos;
+        self.positions.pop();
         true
     }
 
-    /// Whether the game is over.
+    /// Whether the position now is over by the rules of the position alone (the play layer's
+    /// [`crate::Playable::ending`] adds the rules that read the history).
     pub fn is_over(&self) -> bool {
-        self.current.outcome().is_some()
+        self.current().outcome().is_some()
     }
+}
 
-    /// The final result as black's disc margin (empty squares go to the winner), once the game
-    /// is over.
+impl GameRecord<Position> {
+    /// The final disc margin from black's side (empty squares to the winner), once over.
     pub fn black_margin(&self) -> Option<i32> {
-        let margin = self.current.outcome()?.margin()?;
-        Some(match self.current.to_move() {
+        let current = self.current();
+        let margin = current.outcome()?.margin()?;
+        Some(match current.to_move() {
             Color::Black => margin,
             Color::White => -margin,
         })
@@ -135,9 +153,10 @@ impl GameRecord {
 
     /// Black's and white's discs now.
     pub fn disc_counts(&self) -> (u32, u32) {
+        let current = self.current();
         (
-            self.current.discs(Color::Black).count_ones(),
-            self.current.discs(Color::White).count_ones(),
+            current.discs(Color::Black).count_ones(),
+            current.discs(Color::White).count_ones(),
         )
     }
 }

@@ -48,6 +48,8 @@ pub struct GameInfo {
     pub native_engine: Option<&'static str>,
     /// How its scores read, in words.
     pub score_words: &'static str,
+    /// What its two sides are called, the first to move first (`black`, `X`...).
+    pub sides: [&'static str; 2],
     /// Published perft counts from the start, if any.
     pub perft: Option<Perft>,
     /// The test suites with known answers that the project checks it against.
@@ -116,6 +118,7 @@ pub const GAMES: &[GameInfo] = &[
             "the midgame search (NegaScout, its table, ProbCut) and the exact solver near the end",
         ),
         score_words: "discs: +0.47 discs ahead by the evaluation, or the exact final margin",
+        sides: ["black", "white"],
         perft: Some(Perft {
             counts: &OTHELLO_PERFT,
             source: "Aart Bik's and Edax's perft tables (a pass is a ply)",
@@ -135,6 +138,7 @@ pub const GAMES: &[GameInfo] = &[
         board: true,
         native_engine: None,
         score_words: "Pons's scale: a win with the k-th stone of the winner is 22 - k",
+        sides: ["X", "O"],
         perft: None,
         suites: &["Pascal Pons's test sets (../shared/data/connect4)"],
     },
@@ -162,6 +166,7 @@ pub const GAMES: &[GameInfo] = &[
             "the shogi engine of prune usi (the selective search of the full preset)",
         ),
         score_words: "centipawns (a pawn is 100), or mate",
+        sides: ["black", "white"],
         perft: Some(Perft {
             counts: &SHOGI_PERFT,
             source: "the published shogi perft counts (checked against YaneuraOu's go perft)",
@@ -181,6 +186,7 @@ pub const GAMES: &[GameInfo] = &[
         board: true,
         native_engine: None,
         score_words: "win, draw or loss; else open lines",
+        sides: ["X", "O"],
         perft: Some(Perft {
             counts: &[
                 (0, 1),
@@ -209,6 +215,7 @@ pub const GAMES: &[GameInfo] = &[
         board: false,
         native_engine: None,
         score_words: "leaf values",
+        sides: ["first", "second"],
         perft: None,
         suites: &[],
     },
@@ -225,6 +232,7 @@ pub const GAMES: &[GameInfo] = &[
         board: false,
         native_engine: None,
         score_words: "leaf values",
+        sides: ["first", "second"],
         perft: None,
         suites: &[],
     },

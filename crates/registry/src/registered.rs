@@ -125,10 +125,26 @@ pub trait RegisteredGame: Game + Clone + Send + Sync + 'static {
         }
     }
 
+    /// Whose move it is (the first player's in a synthetic tree, which has no board).
+    fn side_to_move(&self) -> Side {
+        self.board().map_or(Side::First, |b| b.to_move)
+    }
+
+    /// The name of the side to move, as the catalogue calls it (`black`, `X`...).
+    fn side_name(&self) -> &'static str {
+        let sides = info(Self::NAME)
+            .expect("every registered game is in the catalogue")
+            .sides;
+        match self.side_to_move() {
+            Side::First => sides[0],
+            Side::Second => sides[1],
+        }
+    }
+
     /// The result of the finished game in words (`None` while it goes on).
     fn outcome_text(&self) -> Option<String> {
         let score = self.outcome()?;
-        let to_move = self.board().map_or(Side::First, |b| b.to_move);
+        let to_move = self.side_to_move();
         let winner = match score.cmp(&Score::DRAW) {
             std::cmp::Ordering::Equal => return Some("a draw".into()),
             std::cmp::Ordering::Greater => to_move,
