@@ -164,24 +164,32 @@ impl<'a> PlayerEngines<'a> {
         })
     }
 
-    /// The algorithm of the player `spec`, by name: `mcts`, or the presets' (NegaScout for
-    /// `fast`, whose algorithm it is).
-    pub fn name(&self, spec: &str) -> &'static str {
-        if is_mcts(Some(self.spec(spec))) {
-            MCTS
-        } else if spec.trim().eq_ignore_ascii_case(prune_play::FAST) {
-            Algorithm::NegaScout.name()
-        } else {
-            self.algorithm.name()
-        }
-    }
-
     /// The player an engine `spec` names: [`MCTS`] under `--algorithm mcts`, else `spec`.
     pub fn spec<'s>(&self, spec: &'s str) -> &'s str {
         if self.all_mcts {
             MCTS
         } else {
             spec
+        }
+    }
+
+    /// The MCTS configuration of the command line, with `threads`.
+    pub fn mcts_config(&self, threads: usize) -> Result<MctsConfig, CliError> {
+        self.mcts_args.build(threads)
+    }
+
+    /// The playouts per move of the command line, if given.
+    pub fn mcts_playouts(&self) -> Option<u64> {
+        self.mcts_args.playouts
+    }
+
+    /// A player's name in reports: its own, with the MCTS options given when it is MCTS.
+    pub fn label(&self, spec: &prune_play::AgentSpec, name: String) -> String {
+        let given = self.mcts_args.given();
+        if spec.is_mcts() && !given.is_empty() {
+            format!("{name} ({})", given.join(" "))
+        } else {
+            name
         }
     }
 

@@ -9,7 +9,7 @@ use prune_othello::midgame::Selectivity;
 use prune_play::nboard::{NboardOptions, NboardSession, Reply, DEFAULT_DEPTH, MAX_DEPTH};
 use prune_play::{MidgameEngine, PlayerOptions};
 
-use crate::play_cmd::DEFAULT_SELECTIVITY;
+use prune_play::DEFAULT_SELECTIVITY;
 
 use crate::config_args::ParallelArgs;
 use crate::eval_arg::parse_eval;

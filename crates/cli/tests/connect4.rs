@@ -357,19 +357,23 @@ fn play_takes_columns_refuses_bad_ones_and_plays_to_the_end() {
     let out = stdout(&o);
     assert!(o.status.success(), "{out}\n{}", stderr(&o));
     assert!(
-        out.contains("error: '8' is neither a column (1-7) nor a command"),
+        out.contains("error: move 1 (8) is not legal for O (legal: 6 7)"),
         "{out}"
     );
     assert!(
-        out.contains("error: 'x' is neither a column (1-7) nor a command"),
+        out.contains("error: move 1 (x) is not legal for O"),
         "{out}"
     );
-    assert!(out.contains("error: column 5 is full"), "{out}");
-    assert!(out.contains("exact score of each column for O"), "{out}");
-    assert!(out.contains("hint: 6 (a loss, score -1)"), "{out}");
+    assert!(
+        out.contains("error: move 1 (5) is not legal for O"),
+        "{out}"
+    );
+    // Four moves from the end the hint is the solver's, exact: the test set's -1 for O.
+    assert!(out.contains("hint: 6   exact -1, solved"), "{out}");
     assert!(out.contains("XOOOX..\n"), "{out}");
     // O's 6 taken back and played again, then column 7 until X connects four.
-    assert!(out.contains(&format!("moves: {moves}6777\n")), "{out}");
+    assert!(out.contains("moves: 6 7 7 7\n"), "{out}");
+    assert!(out.contains(&format!("position: {moves}6777\n")), "{out}");
     assert!(out.contains("game over: X wins"), "{out}");
 
     // An engine on each side plays a whole game from the empty board.
@@ -393,8 +397,8 @@ fn play_takes_columns_refuses_bad_ones_and_plays_to_the_end() {
     assert!(o.status.success(), "{out}\n{}", stderr(&o));
     let line = out
         .lines()
-        .find_map(|l| l.strip_prefix("moves: "))
-        .unwrap_or_else(|| panic!("no moves line in\n{out}"));
+        .find_map(|l| l.strip_prefix("position: "))
+        .unwrap_or_else(|| panic!("no position line in\n{out}"));
     let end: Result<prune_connect4::Position, _> = line.parse();
     assert!(end.is_ok(), "{line}");
     assert!(out.contains("game over: "), "{out}");
@@ -409,9 +413,14 @@ fn a_match_reports_wins_draws_losses_and_elo() {
     assert_eq!(v["games"].as_array().unwrap().len(), 2);
     assert_eq!(v["games"][0]["a_first"], true);
     assert_eq!(v["games"][1]["a_first"], false);
+    assert_eq!(v["games"][0]["a_side"], "X");
     assert_eq!(v["games"][0]["opening"], v["games"][1]["opening"]);
-    assert_eq!(v["openings_available"], 49);
-    let t = &v["totals"];
+    assert_eq!(v["openings"]["available"], 49);
+    for g in v["games"].as_array().unwrap() {
+        let how = g["ending"].as_str().unwrap();
+        assert!(["four in a row", "the board is full"].contains(&how), "{g}");
+    }
+    let t = &v["results"];
     let sum =
         t["wins"].as_u64().unwrap() + t["draws"].as_u64().unwrap() + t["losses"].as_u64().unwrap();
     assert_eq!(sum, 2);

@@ -38,14 +38,15 @@ fn a_json_match_has_every_game_and_the_results() {
     for (i, g) in games.iter().enumerate() {
         assert_eq!(count(&g["number"]), i as u64 + 1);
         // Colours alternate and each opening is played twice.
-        let a_color = if i % 2 == 0 { "black" } else { "white" };
-        assert_eq!(g["a_color"], a_color, "{g}");
+        let a_side = if i % 2 == 0 { "black" } else { "white" };
+        assert_eq!(g["a_side"], a_side, "{g}");
+        assert_eq!(g["a_first"], i % 2 == 0, "{g}");
         assert_eq!(g["opening"], games[i - i % 2]["opening"]);
         let opening = g["opening"].as_str().unwrap();
         assert!(opening.starts_with("f5") && opening.split(' ').count() == 4);
         assert!(g["moves"].as_str().unwrap().starts_with(opening));
         assert!(g["forfeit"].is_null());
-        let black_margin = g["black_margin"].as_i64().unwrap();
+        let black_margin = g["first_margin"].as_i64().unwrap();
         let a_margin = g["a_margin"].as_i64().unwrap();
         assert_eq!(
             a_margin,
@@ -67,10 +68,10 @@ fn a_json_match_has_every_game_and_the_results() {
             ("full", "plain")
         };
         assert_eq!(
-            (g["black"].as_str(), g["white"].as_str()),
+            (g["first"].as_str(), g["second"].as_str()),
             (Some(black), Some(white))
         );
-        let ggf = g["ggf"].as_str().unwrap();
+        let ggf = g["record"].as_str().unwrap();
         assert!(ggf.contains(&format!("PB[{black}]PW[{white}]")), "{ggf}");
         total += a_margin;
     }
@@ -107,7 +108,7 @@ fn a_table_report_and_ggf_file() {
         "2 of the 60 distinct positions 4 plies",
         "shuffled by seed 5",
         "Elo difference (A - B): ",
-        "Disc margin (A): ",
+        "Margin of A in discs: ",
     ] {
         assert!(out.contains(expected), "expected '{expected}' in:\n{out}");
     }

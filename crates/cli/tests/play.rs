@@ -74,7 +74,7 @@ fn an_engine_against_engine_game_is_played_to_the_end() {
         m if m > 0 => format!("black wins by {m}"),
         m => format!("white wins by {}", -m),
     };
-    let expected = format!("game over: black {b} - white {w}: {verdict}");
+    let expected = format!("game over: {verdict} (black {b} - white {w})");
     assert!(out.contains(&expected), "expected '{expected}' in:\n{out}");
     // The engines solved the end exactly.
     assert!(out.contains("solved"), "{out}");
@@ -89,7 +89,7 @@ fn a_human_gets_errors_undo_and_hints_and_the_game_goes_on() {
     );
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{out}");
-    assert!(out.contains("'z9' is not a move"), "{out}");
+    assert!(out.contains("move 1 (z9) is not legal for black"), "{out}");
     assert!(out.contains("move 1 (a1) is not legal for black"), "{out}");
     let hint = out
         .lines()
@@ -111,7 +111,7 @@ fn bad_options_are_refused() {
     for (args, expected) in [
         (
             &["--black", "robot"][..],
-            "'robot' is neither human nor a preset",
+            "'robot' is neither human nor a player of othello",
         ),
         (&["--time", "soon"][..], "--time"),
         (&["--position", "xyz"][..], "--position"),

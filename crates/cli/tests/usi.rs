@@ -156,9 +156,10 @@ fn shogi_matches_refuse_bad_settings() {
     common::assert_usage_errors(&[
         (
             &[
-                "match", "--game", "shogi", "--a", "fast", "--b", "plain", "--games", "2",
+                "match", "--game", "shogi", "--a", "nope", "--b", "plain", "--games", "2",
             ],
-            "--a: a shogi preset is one of full, exhaustive, plain, minimal, got 'fast'",
+            "--a: a shogi player is one of full, exhaustive, plain, minimal, fast or mcts, got \
+             'nope'",
         ),
         (
             &[
@@ -204,10 +205,9 @@ fn play_in_the_terminal_against_the_engine() {
         legal
     );
     // After the undo the game went on from the start with 2g2f.
-    // The game's moves follow the last prompt (which has no newline of its own).
     let moves = out
         .lines()
-        .find_map(|l| l.split_once("> moves: ").map(|(_, m)| m))
+        .find_map(|l| l.strip_prefix("moves: "))
         .expect("the moves");
     assert!(moves.starts_with("2g2f "), "{moves}");
     assert!(out.contains("game stopped after 2 moves"), "{out}");
@@ -217,16 +217,17 @@ fn play_in_the_terminal_against_the_engine() {
 fn play_refuses_othello_options_for_shogi() {
     common::assert_usage_errors(&[
         (
-            &["play", "--game", "shogi", "--eval", "hand"],
-            "--eval is not an option of shogi",
+            &["play", "--game", "shogi", "--eval", "pattern"],
+            "--eval: unknown evaluation 'pattern' of shogi (expected hand, material)",
         ),
         (
-            &["play", "--game", "shogi", "--threads", "2"],
-            "--threads is not an option of shogi",
+            &["play", "--game", "shogi", "--selectivity", "2.0"],
+            "a selectivity is for Othello's players (ProbCut), not shogi's",
         ),
         (
-            &["play", "--game", "shogi", "--white", "fast"],
-            "--white (--o): expected human, engine or a shogi preset",
+            &["play", "--game", "shogi", "--white", "robot"],
+            "--white (--o): 'robot' is neither human nor a player of shogi: a shogi player is \
+             one of full, exhaustive, plain, minimal, fast or mcts",
         ),
         (
             &["play", "--game", "shogi", "--position", "9/9 b - 1"],

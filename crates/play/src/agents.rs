@@ -25,8 +25,9 @@ pub struct AgentSpec {
     pub algorithm: Algorithm,
     /// The evaluation by the registry's name (`None`: the game's default).
     pub eval: Option<String>,
-    /// Forward pruning by ProbCut (Othello's players only).
-    pub selectivity: Selectivity,
+    /// Forward pruning by ProbCut (Othello's players only; `None`: the player's default,
+    /// [`crate::DEFAULT_SELECTIVITY`] for Othello's fast search, else off).
+    pub selectivity: Option<Selectivity>,
     /// Threads and scheme.
     pub parallel: Parallel,
     /// Monte Carlo tree search's configuration (threads taken from `parallel`).
@@ -43,16 +44,16 @@ impl AgentSpec {
             preset: preset.trim().to_string(),
             algorithm: Algorithm::NegaScout,
             eval: None,
-            selectivity: Selectivity::Off,
+            selectivity: None,
             parallel: Parallel::SEQUENTIAL,
             mcts: MctsConfig::default(),
             mcts_playouts: None,
         }
     }
 
-    /// Whether the spec asks for the game's own engine (`fast`, or `engine`).
+    /// Whether the spec asks for the game's own engine (`fast`).
     pub fn is_fast(&self) -> bool {
-        self.preset.eq_ignore_ascii_case(FAST) || self.preset.eq_ignore_ascii_case("engine")
+        self.preset.eq_ignore_ascii_case(FAST)
     }
 
     /// Whether the spec asks for Monte Carlo tree search.
@@ -73,7 +74,7 @@ impl AgentSpec {
     /// The refusal of a selectivity by a game without ProbCut players.
     pub(crate) fn refuse_selectivity<G: RegisteredGame>(&self) -> Result<(), String> {
         match self.selectivity {
-            Selectivity::Off => Ok(()),
+            None | Some(Selectivity::Off) => Ok(()),
             _ => Err(format!(
                 "a selectivity is for Othello's players (ProbCut), not {}'s",
                 G::NAME
@@ -179,8 +180,7 @@ impl<G: RegisteredGame, E: Evaluator<G>> Agent<G> for SearchAgent<G, E> {
         let position = game.current();
         let limits = SearchLimits {
             depth: budget.depth.or_else(|| {
-                (budget.time.is_none() && budget.nodes.is_none())
-                    .then(|| position.default_depth())
+                (budget.time.is_none() && budget.nodes.is_none()).then(|| position.default_depth())
             }),
             nodes: budget.nodes,
             time: budget.time,

@@ -370,7 +370,7 @@ fn match_game<G: Playable>(
     control: TimeControl,
 ) -> MatchGame<G> {
     let (index, opening) = opening_of(openings, i);
-    let a_first = i % 2 == 0;
+    let a_first = i.is_multiple_of(2);
     let game = if a_first {
         play_game(a, b, &opening, control)
     } else {
@@ -460,12 +460,12 @@ pub fn play_match_in_parallel<G: Playable, E: Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Playable;
     use crate::openings::pick;
-    use prune_othello::{Move, Position};
-    use prune_search::Game;
+    use crate::Playable;
     use crate::{AgentError, Budget, EnginePlayer, PlayerOptions, Thought};
+    use prune_othello::{Move, Position};
     use prune_search::Algorithm;
+    use prune_search::Game;
 
     fn engine(preset: &str) -> EnginePlayer {
         EnginePlayer::new(PlayerOptions::preset(preset, Algorithm::NegaScout).unwrap()).unwrap()
@@ -669,14 +669,16 @@ mod tests {
             assert_eq!(g.a_margin(), 0, "{:?}", g.game.ending);
             assert!(g.game.forfeit.is_none());
         }
-        let games = parallel::<prune_games::TicTacToe>("mcts", "full", 4, 1, TimeControl::Nodes(200));
+        let games =
+            parallel::<prune_games::TicTacToe>("mcts", "full", 4, 1, TimeControl::Nodes(200));
         let s = MatchSummary::of(&games);
         assert_eq!((s.tally.games(), s.tally.wins), (4, 0), "{s:?}");
     }
 
     #[test]
     fn connect_four_and_shogi_play_through_the_same_arena() {
-        let games = parallel::<prune_connect4::Position>("full", "plain", 4, 2, TimeControl::Depth(2));
+        let games =
+            parallel::<prune_connect4::Position>("full", "plain", 4, 2, TimeControl::Depth(2));
         for g in &games {
             let end = g.game.record.current();
             assert!(end.is_won() || end.moves_played() == prune_connect4::CELLS);
@@ -689,21 +691,32 @@ mod tests {
             prune_connect4::Position::agent(&spec).unwrap(),
             prune_connect4::Position::agent(&crate::AgentSpec::new("plain")).unwrap(),
         );
-        let one = play_match(a.as_mut(), b.as_mut(), &openings, 4, TimeControl::Depth(2), |_| {});
+        let one = play_match(
+            a.as_mut(),
+            b.as_mut(),
+            &openings,
+            4,
+            TimeControl::Depth(2),
+            |_| {},
+        );
         let lines = |v: &[MatchGame<prune_connect4::Position>]| -> Vec<String> {
             v.iter().map(|g| g.game.record.line()).collect()
         };
         assert_eq!(lines(&one), lines(&games));
 
-        let games = parallel::<prune_shogi::Position>("minimal", "minimal", 2, 2, TimeControl::Depth(1));
+        let games =
+            parallel::<prune_shogi::Position>("minimal", "minimal", 2, 2, TimeControl::Depth(1));
         for g in &games {
             let how = &g.game.ending.how;
             assert!(
-                ["checkmate", "repetition", "perpetual check", "move limit"].contains(&how.as_str()),
+                ["checkmate", "repetition", "perpetual check", "move limit"]
+                    .contains(&how.as_str()),
                 "{how}"
             );
             assert!(g.game.record.moves().len() <= crate::playable::SHOGI_MAX_PLIES);
-            assert!(g.record_text("A", "B").contains("[Start \"lnsgkgsnl/"));
+            let record = g.record_text("A", "B");
+            assert!(record.contains("[Game \"shogi\"]"), "{record}");
+            assert!(record.contains(&g.game.record.line()), "{record}");
         }
     }
 
@@ -715,7 +728,7 @@ mod tests {
         spec.eval = Some("pattern".into());
         assert!(err(prune_shogi::Position::agent(&spec)).contains("pattern"));
         let mut spec = crate::AgentSpec::new("full");
-        spec.selectivity = prune_othello::midgame::Selectivity::Sigma(2.0);
+        spec.selectivity = Some(prune_othello::midgame::Selectivity::Sigma(2.0));
         assert!(prune_connect4::Position::agent(&spec).is_err());
         assert!(prune_games::TicTacToe::agent(&crate::AgentSpec::new("fast")).is_err());
         let mut spec = crate::AgentSpec::new("full");

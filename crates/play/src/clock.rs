@@ -274,8 +274,8 @@ impl Clock {
                 let usable = self.remaining.saturating_sub(CLOCK_RESERVE);
                 let moves_left = empties.div_ceil(2) + 1;
                 let margin = (byoyomi / 10).min(CLOCK_RESERVE);
-                let time = (usable / moves_left + byoyomi.saturating_sub(margin))
-                    .max(MIN_MOVE_TIME);
+                let time =
+                    (usable / moves_left + byoyomi.saturating_sub(margin)).max(MIN_MOVE_TIME);
                 Budget::time(time)
             }
             TimeControl::Clock { increment, .. } => {
@@ -356,8 +356,20 @@ mod tests {
             })
         );
         for bad in [
-            "", "abc", "depth:0", "move:0", "0", "-5", "10+x", "depth:99", "nodes:0", "nodes:x",
-            "byoyomi:0", "byoyomi:", "60byoyomi:5", "x+byoyomi:5",
+            "",
+            "abc",
+            "depth:0",
+            "move:0",
+            "0",
+            "-5",
+            "10+x",
+            "depth:99",
+            "nodes:0",
+            "nodes:x",
+            "byoyomi:0",
+            "byoyomi:",
+            "60byoyomi:5",
+            "x+byoyomi:5",
         ] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
         }
@@ -392,9 +404,15 @@ mod tests {
     fn byoyomi_is_spent_per_move_and_never_saved() {
         let mut clock = Clock::new("byoyomi:100".parse().unwrap());
         let t = clock.budget(100).time.unwrap();
-        assert!(t >= Duration::from_millis(80) && t < Duration::from_millis(100), "{t:?}");
+        assert!(
+            t >= Duration::from_millis(80) && t < Duration::from_millis(100),
+            "{t:?}"
+        );
         clock.spend(Duration::from_millis(90));
-        assert_eq!((clock.remaining(), clock.overruns()), (Some(Duration::ZERO), 0));
+        assert_eq!(
+            (clock.remaining(), clock.overruns()),
+            (Some(Duration::ZERO), 0)
+        );
         clock.spend(Duration::from_millis(150));
         assert_eq!(clock.overruns(), 1);
         let mut clock = Clock::new("10+byoyomi:100".parse().unwrap());

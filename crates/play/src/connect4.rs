@@ -91,8 +91,8 @@ impl Connect4Player {
             .map_err(|e| format!("{preset}: {e}"))?;
         // Every move may be played on time: iterate, so that the last finished depth counts.
         config.iterative_deepening = true;
-        let engine = Engine::with_parallel(config, parallel)
-            .map_err(|e| format!("{preset}: {e}"))?;
+        let engine =
+            Engine::with_parallel(config, parallel).map_err(|e| format!("{preset}: {e}"))?;
         let solver = Solver::new().map_err(|e| format!("the solver's table: {e}"))?;
         Ok(Connect4Player {
             name: found.name.to_string(),

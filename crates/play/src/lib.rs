@@ -37,8 +37,9 @@ pub mod shogi;
 
 pub use agents::AgentSpec;
 pub use clock::{Budget, Clock, TimeControl, TimeControlError};
-pub use player::{
-    Agent, AgentError, EnginePlayer, MidgameEngine, PlayerOptions, Thought, FAST, MCTS,
-};
 pub use playable::{with_playable, Ending, Playable, PlayableVisitor};
+pub use player::{
+    Agent, AgentError, EnginePlayer, MidgameEngine, PlayerOptions, Thought, DEFAULT_SELECTIVITY,
+    FAST, MCTS,
+};
 pub use record::{GameRecord, RecordError};

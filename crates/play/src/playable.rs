@@ -15,9 +15,10 @@ use prune_shogi::Position as Shogi;
 
 use crate::agents::{generic_agent, AgentSpec};
 use crate::connect4::Connect4Player;
+use crate::external::{ExternalEngine, ExternalOptions, StartWait};
 use crate::ggf::to_ggf;
 use crate::shogi::ShogiPlayer;
-use crate::{Agent, EnginePlayer, GameRecord, PlayerOptions};
+use crate::{Agent, AgentError, EnginePlayer, GameRecord, PlayerOptions};
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,6 +45,8 @@ pub trait Playable: RegisteredGame {
     const FORFEIT_MARGIN: i32 = 1;
     /// The name of [`Playable::record_text`]'s format.
     const RECORD_FORMAT: &'static str = "PGN-like move list";
+    /// The player a door means by `engine`: the game's strongest.
+    const ENGINE_PRESET: &'static str = "full";
 
     /// The start of a game.
     fn start() -> Self;
@@ -57,7 +60,9 @@ pub trait Playable: RegisteredGame {
         distinct_openings(Self::start(), plies)
     }
 
-    /// How `game` has ended, if it has (by default: its position's outcome).
+    /// How `game` has ended, if it has (by default: its position's outcome; a game without
+    /// a draw-free end says "a line" for a win and "the board is full" for a draw, as
+    /// tic-tac-toe and Connect Four end).
     fn ending(game: &GameRecord<Self>) -> Option<Ending> {
         let current = game.current();
         let score = current.outcome()?;
@@ -67,8 +72,42 @@ pub trait Playable: RegisteredGame {
         };
         Some(Ending {
             first_margin: from_first(current.side_to_move(), margin),
-            how: current.outcome_text().unwrap_or_default(),
+            how: if margin == 0 {
+                "the board is full"
+            } else {
+                "a line"
+            }
+            .into(),
         })
+    }
+
+    /// The position as text for the terminal, `last` the move that reached it: by default
+    /// the board view's cells (`X`, `O`, labels) under the files' names.
+    fn board_text(&self, last: Option<Self::Move>) -> String {
+        let _ = last;
+        let Some(view) = self.board() else {
+            return String::new();
+        };
+        let mut text = String::from("   ");
+        for file in &view.files {
+            text.push_str(&format!("{file:^3}"));
+        }
+        text.push('\n');
+        for (row, rank) in view.cells.iter().zip(&view.ranks) {
+            text.push_str(&format!("{rank:>2} "));
+            for cell in row {
+                let mark = match cell {
+                    None => ".".to_string(),
+                    Some(stone) => stone
+                        .label
+                        .clone()
+                        .unwrap_or_else(|| stone.owner.letter().to_string()),
+                };
+                text.push_str(&format!("{mark:^3}"));
+            }
+            text.push('\n');
+        }
+        text
     }
 
     /// The game as a record for other software: the players are the first and second sides'
@@ -84,7 +123,8 @@ pub trait Playable: RegisteredGame {
         for (side, player) in info.sides.iter().zip(players) {
             text.push_str(&format!("[{} \"{}\"]\n", capitalised(side), tag(player)));
         }
-        if let Some(start) = game.start().text().filter(|t| !t.is_empty()) {
+        let standard = game.start().hash() == Self::start().hash();
+        if let Some(start) = game.start().text().filter(|t| !t.is_empty() && !standard) {
             text.push_str(&format!("[Start \"{}\"]\n", tag(&start)));
         }
         text.push_str(&format!("[Result \"{result}\"]\n"));
@@ -96,6 +136,45 @@ pub trait Playable: RegisteredGame {
 
     /// The player `spec` names (the game's own engine, MCTS or a preset), or why not.
     fn agent(spec: &AgentSpec) -> Result<Box<dyn Agent<Self>>, String>;
+
+    /// The algorithm of `spec`'s player, by name (for reports).
+    fn algorithm(spec: &AgentSpec) -> String {
+        if spec.is_mcts() {
+            crate::MCTS.into()
+        } else {
+            spec.algorithm.name().into()
+        }
+    }
+
+    /// An external engine started by `command` as a player, `report` told while it starts
+    /// (Othello: an NBoard engine); `Err` if it does not start or the game has no protocol.
+    fn external(
+        command: &str,
+        options: ExternalOptions,
+        report: Box<dyn FnMut(StartWait<'_>) + Send>,
+    ) -> Result<Box<dyn Agent<Self>>, AgentError> {
+        let _ = (command, options, report);
+        Err(AgentError(format!(
+            "external engines speak NBoard, an Othello protocol; {} has none here",
+            Self::NAME
+        )))
+    }
+}
+
+/// The result of `ending` in words: `black wins by 12` (the margin where the game has one),
+/// `X wins`, `a draw`.
+pub fn result_words<G: Playable>(ending: &Ending) -> String {
+    let sides = prune_registry::info(G::NAME).map_or(["first", "second"], |i| i.sides);
+    let m = ending.first_margin;
+    let winner = match m.signum() {
+        0 => return "a draw".into(),
+        1 => sides[0],
+        _ => sides[1],
+    };
+    match G::MARGIN_UNIT {
+        Some(_) => format!("{winner} wins by {}", m.abs()),
+        None => format!("{winner} wins"),
+    }
 }
 
 /// `+1` for a won score, `0` for a draw, `-1` for a lost one.
@@ -157,6 +236,7 @@ impl Playable for Othello {
     const MARGIN_UNIT: Option<&'static str> = Some("discs");
     const FORFEIT_MARGIN: i32 = 64;
     const RECORD_FORMAT: &'static str = "GGF";
+    const ENGINE_PRESET: &'static str = crate::FAST;
 
     fn start() -> Self {
         Othello::START
@@ -183,15 +263,44 @@ impl Playable for Othello {
     fn ending(game: &GameRecord<Self>) -> Option<Ending> {
         let black_margin = game.black_margin()?;
         let (black, white) = game.disc_counts();
-        let how = match black_margin.signum() {
-            0 => format!("a draw {black}-{white}"),
-            1 => format!("black wins {black}-{white}"),
-            _ => format!("white wins {white}-{black}"),
-        };
         Some(Ending {
             first_margin: black_margin,
-            how,
+            how: format!("black {black} - white {white}"),
         })
+    }
+
+    /// The board with the last move in brackets, and the discs of each side.
+    fn board_text(&self, last: Option<prune_othello::Move>) -> String {
+        use prune_othello::Color;
+        let (black, white) = (self.discs(Color::Black), self.discs(Color::White));
+        let last = last.and_then(|m| m.square());
+        let mut text = String::from("     a  b  c  d  e  f  g  h\n");
+        for row in 0..8 {
+            let mut line = format!("  {} ", row + 1);
+            for col in 0..8 {
+                let i = row * 8 + col;
+                let symbol = if black >> i & 1 == 1 {
+                    'X'
+                } else if white >> i & 1 == 1 {
+                    'O'
+                } else {
+                    '.'
+                };
+                if last.is_some_and(|s| s.index() as usize == i) {
+                    line.push_str(&format!("[{symbol}]"));
+                } else {
+                    line.push_str(&format!(" {symbol} "));
+                }
+            }
+            text.push_str(line.trim_end());
+            text.push('\n');
+        }
+        text.push_str(&format!(
+            "  X {}   O {}\n",
+            black.count_ones(),
+            white.count_ones()
+        ));
+        text
     }
 
     /// GGF, with the result (black's margin) filled in.
@@ -206,8 +315,15 @@ impl Playable for Othello {
     /// Othello's engine player: `fast` (the game's own midgame search), `mcts` or a preset of
     /// the generic search, each with the exact endgame solver near the end.
     fn agent(spec: &AgentSpec) -> Result<Box<dyn Agent<Self>>, String> {
-        let mut options = PlayerOptions::preset(&spec.preset, spec.algorithm)
-            .and_then(|o| o.with_selectivity(spec.selectivity))
+        let mut options =
+            PlayerOptions::preset(&spec.preset, spec.algorithm).map_err(|e| e.to_string())?;
+        let selectivity = match (spec.selectivity, options.engine) {
+            (Some(level), _) => level,
+            (None, crate::MidgameEngine::Fast) => crate::DEFAULT_SELECTIVITY,
+            (None, _) => prune_othello::midgame::Selectivity::Off,
+        };
+        options = options
+            .with_selectivity(selectivity)
             .map_err(|e| e.to_string())?;
         options.parallel = spec.parallel;
         if options.engine == crate::MidgameEngine::Mcts {
@@ -220,6 +336,25 @@ impl Playable for Othello {
         }
         let player = EnginePlayer::new(options).map_err(|e| format!("{}: {e}", spec.preset))?;
         Ok(Box::new(player))
+    }
+
+    /// The fast search is NegaScout whatever the presets' algorithm.
+    fn algorithm(spec: &AgentSpec) -> String {
+        match () {
+            _ if spec.is_mcts() => crate::MCTS.into(),
+            _ if spec.is_fast() => prune_search::Algorithm::NegaScout.name().into(),
+            _ => spec.algorithm.name().into(),
+        }
+    }
+
+    fn external(
+        command: &str,
+        options: ExternalOptions,
+        report: Box<dyn FnMut(StartWait<'_>) + Send>,
+    ) -> Result<Box<dyn Agent<Self>>, AgentError> {
+        Ok(Box::new(ExternalEngine::start_reporting(
+            command, options, report,
+        )?))
     }
 }
 
@@ -234,6 +369,27 @@ impl Playable for C4 {
 
     fn plies_left(&self) -> u32 {
         prune_connect4::CELLS - self.moves_played()
+    }
+
+    fn ending(game: &GameRecord<Self>) -> Option<Ending> {
+        let current = game.current();
+        let first = current.first_player_to_move();
+        if current.is_won() {
+            // The side to move has lost: the one who moved last made four.
+            return Some(Ending {
+                first_margin: if first { -1 } else { 1 },
+                how: "four in a row".into(),
+            });
+        }
+        (current.moves_played() == prune_connect4::CELLS).then(|| Ending {
+            first_margin: 0,
+            how: "the board is full".into(),
+        })
+    }
+
+    /// The rows from the top (`XOOOX..`), the columns' numbers under them.
+    fn board_text(&self, _last: Option<prune_connect4::Column>) -> String {
+        format!("{self}\n")
     }
 
     /// A preset's search with the exact solver when it can finish in the move's budget
@@ -271,6 +427,7 @@ impl Playable for Shogi {
     const MAX_OPENING_PLIES: u32 = 3;
     const MAX_PLIES: Option<usize> = Some(SHOGI_MAX_PLIES);
     const RECORD_FORMAT: &'static str = "PGN-like move list in USI, the start as an SFEN";
+    const ENGINE_PRESET: &'static str = crate::FAST;
 
     fn start() -> Self {
         Shogi::start()
@@ -307,6 +464,11 @@ impl Playable for Shogi {
         })
     }
 
+    /// File 9 on the left, rank a at the top, both hands, and the SFEN.
+    fn board_text(&self, _last: Option<prune_shogi::Move>) -> String {
+        format!("{}sfen {self}\n", crate::shogi::board_text(self))
+    }
+
     /// The shogi engine of `prune usi` (`fast` is its `full` preset), or MCTS.
     fn agent(spec: &AgentSpec) -> Result<Box<dyn Agent<Self>>, String> {
         if spec.is_mcts() {
@@ -314,6 +476,15 @@ impl Playable for Shogi {
         }
         spec.refuse_selectivity::<Self>()?;
         Ok(Box::new(ShogiPlayer::new(spec)?))
+    }
+
+    /// The engine's own principal variation search, or MCTS.
+    fn algorithm(spec: &AgentSpec) -> String {
+        if spec.is_mcts() {
+            crate::MCTS.into()
+        } else {
+            "shogi engine (PVS)".into()
+        }
     }
 }
 
@@ -355,12 +526,61 @@ pub fn with_playable<V: PlayableVisitor>(
         GameChoice::Othello => Ok(visitor.visit::<Othello>()),
         GameChoice::Connect4 => Ok(visitor.visit::<C4>()),
         GameChoice::Shogi => Ok(visitor.visit::<Shogi>()),
-        GameChoice::Teaching(prune_games::GameSpec::TicTacToe) => {
-            Ok(visitor.visit::<TicTacToe>())
-        }
+        GameChoice::Teaching(prune_games::GameSpec::TicTacToe) => Ok(visitor.visit::<TicTacToe>()),
         other => Err(format!(
             "{other} is a synthetic tree: it has no players (play othello, connect4, shogi or \
              tictactoe)"
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn openings_are_the_distinct_positions_so_many_plies_in() {
+        assert_eq!(C4::openings(0).len(), 1);
+        let two = C4::openings(2);
+        assert_eq!(two.len(), 49);
+        assert_eq!(
+            (two[0].line().as_str(), two[48].line().as_str()),
+            ("1 1", "7 7")
+        );
+        // 343 move sequences of three moves make 238 positions (OEIS A212693).
+        assert_eq!(C4::openings(3).len(), 238);
+        // Shogi: 30 first moves, and no two sequences of two moves meet.
+        assert_eq!(Shogi::openings(1).len(), 30);
+        assert_eq!(Shogi::openings(2).len(), 900);
+        // Othello's count once up to symmetry, every line from f5.
+        let othello = Othello::openings(2);
+        assert_eq!(othello.len(), 3);
+        assert!(othello.iter().all(|o| o.line().starts_with("f5 ")));
+        assert_eq!(TicTacToe::openings(1).len(), 9);
+    }
+
+    #[test]
+    fn endings_read_from_the_first_players_side() {
+        // Connect Four: X wins in column 1 with its fourth stone.
+        let mut game = GameRecord::new(C4::START);
+        for name in ["1", "2", "1", "2", "1", "2", "1"] {
+            let mv = game.current().find_move(name).unwrap();
+            game.play(mv).unwrap();
+        }
+        assert_eq!(C4::ending(&game).map(|e| e.first_margin), Some(1));
+        // Shogi: the fourth occurrence of the start after shuffling rooks is a draw.
+        let mut game = GameRecord::new(Shogi::start());
+        for _ in 0..3 {
+            for name in ["2h3h", "8b7b", "3h2h", "7b8b"] {
+                assert_eq!(Shogi::ending(&game), None);
+                let mv = game.current().find_move(name).unwrap();
+                game.play(mv).unwrap();
+            }
+        }
+        let ending = Shogi::ending(&game).unwrap();
+        assert_eq!(
+            (ending.first_margin, ending.how.as_str()),
+            (0, "repetition")
+        );
     }
 }

@@ -74,6 +74,10 @@ pub const FAST: &str = "fast";
 /// The name of Monte Carlo tree search among the presets of [`PlayerOptions::preset`].
 pub const MCTS: &str = "mcts";
 
+/// The fast search's forward pruning when a player does not say: the level that played
+/// strongest at 100 ms per move in `prune lab probcut` (docs/lab/probcut).
+pub const DEFAULT_SELECTIVITY: Selectivity = Selectivity::Sigma(2.0);
+
 /// The playouts of an MCTS move that has no time limit (a fixed-depth budget).
 pub const MCTS_DEFAULT_PLAYOUTS: u64 = 20_000;
 
@@ -301,11 +305,13 @@ impl EnginePlayer {
                 .max(Duration::from_millis(2))
         });
         let limits = SearchLimits {
-            depth: budget.depth.or(if time.is_none() && budget.nodes.is_none() {
-                Some(8)
-            } else {
-                None
-            }),
+            depth: budget
+                .depth
+                .or(if time.is_none() && budget.nodes.is_none() {
+                    Some(8)
+                } else {
+                    None
+                }),
             nodes: budget.nodes,
             time,
         };

@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use prune_shogi::engine::{Engine, EngineOptions, EvalKind, Limits, MATE_BOUND};
-use prune_shogi::{Move, Position};
+use prune_shogi::{Color, Move, Position};
 
 use crate::agents::AgentSpec;
 use crate::{Agent, AgentError, Budget, GameRecord, Thought};
@@ -94,4 +94,58 @@ impl Agent<Position> for ShogiPlayer {
             time: start.elapsed(),
         })
     }
+}
+
+/// The board as a shogi player reads it: file 9 on the left, rank a at the top, White's pieces
+/// in lower case, promoted ones with `+`; the hands below and above.
+pub fn board_text(p: &Position) -> String {
+    let hand = |c: Color| {
+        let held: Vec<String> = prune_shogi::Kind::HAND
+            .iter()
+            .rev()
+            .filter_map(|&k| {
+                let n = p.in_hand(c, k);
+                let letter = k.letter();
+                (n > 0).then(|| {
+                    if n > 1 {
+                        format!("{letter}{n}")
+                    } else {
+                        letter.to_string()
+                    }
+                })
+            })
+            .collect();
+        if held.is_empty() {
+            "-".to_string()
+        } else {
+            held.join(" ")
+        }
+    };
+    let mut text = format!("white (gote) in hand: {}\n", hand(Color::White));
+    text += "   9  8  7  6  5  4  3  2  1\n";
+    for rank in 0..9u8 {
+        text += "  ";
+        for file in (1..=9u8).rev() {
+            let square = prune_shogi::Square::new(file, rank).expect("on the board");
+            let cell = match p.piece(square) {
+                None => " . ".to_string(),
+                Some(piece) => {
+                    let base = piece.kind.unpromoted();
+                    let letter = base.letter();
+                    let letter = if piece.color == Color::White {
+                        letter.to_ascii_lowercase()
+                    } else {
+                        letter
+                    };
+                    let mark = if base == piece.kind { ' ' } else { '+' };
+                    format!("{mark}{letter} ")
+                }
+            };
+            text += &cell;
+        }
+        text.push((b'a' + rank) as char);
+        text.push('\n');
+    }
+    text += &format!("black (sente) in hand: {}\n", hand(Color::Black));
+    text
 }

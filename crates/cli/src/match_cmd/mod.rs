@@ -1,5 +1,7 @@
-//! `prune match`: games between two engine configurations (or an external NBoard engine) from
-//! a set of openings with the colours swapped; wins, draws, losses, disc margin and Elo.
+//! `prune match`: games between two players of any game (engine configurations, or an
+//! external NBoard engine for Othello) from a set of openings with the sides swapped; wins,
+//! draws, losses, the margin where the game has one, and Elo. One code path for every game:
+//! the play layer's arena ([`prune_play::arena`]) on the game [`with_playable`] hands over.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -8,20 +10,20 @@ use std::time::Duration;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use prune_othello::midgame::Selectivity;
-use prune_play::arena::{play_match, MatchGame, MatchSummary, Tally};
-use prune_play::external::{ExternalEngine, ExternalOptions, StartWait};
-use prune_play::openings::{all_openings, pick, DEFAULT_PLIES, MAX_PLIES};
-use prune_play::{Agent, EnginePlayer, PlayerOptions, TimeControl};
-use prune_search::{Parallel, ParallelKind};
+use prune_play::arena::Tally;
+use prune_play::arena::{play_match, play_match_in_parallel, AgentPair, MatchGame, MatchSummary};
+use prune_play::external::{ExternalOptions, StartWait};
+use prune_play::openings::pick;
+use prune_play::{with_playable, Agent, AgentSpec, Playable, PlayableVisitor, TimeControl};
+use prune_registry::{GameVisitor, RegisteredGame, Setup};
+use prune_search::{Evaluator, Parallel, ParallelKind};
 use serde_json::json;
 
-use crate::eval_arg::parse_eval;
 use crate::games::GameChoice;
 use crate::mcts_args::{MctsArgs, PlayerEngines};
 use crate::CliError;
 
 mod report;
-pub use report::{elo_line, score_percent, totals_json};
 use report::{match_json, print_match, Info};
 
 /// The time per move when no time control is given, in milliseconds.
@@ -39,57 +41,62 @@ const MAX_FORFEITS_SHOWN: usize = 5;
 /// Options of `prune match`.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// The game: `othello`, `connect4` or `shogi` (openings: the positions after `--openings`
-    /// moves, 2 by default; the Connect Four engines solve exactly when they can finish in
-    /// time; shogi players are presets of its engine: full, exhaustive, plain, minimal).
+    /// The game: `othello`, `connect4`, `shogi` or `tictactoe`; every game plays through the
+    /// same arena (Connect Four's players solve exactly when they can finish in time; shogi's
+    /// are presets of its own engine: full, exhaustive, plain, minimal).
     #[arg(long, default_value = "othello")]
     pub game: String,
-    /// Player A: `fast` (Othello's fast midgame search), `mcts` (Monte Carlo tree search) or
-    /// a preset of the generic search (`prune presets` lists them). The results are A's.
+    /// Player A: `fast` (the game's own engine: Othello's midgame search, shogi's engine),
+    /// `mcts` (Monte Carlo tree search) or a preset of the generic search (`prune presets`
+    /// lists them; for shogi, a preset of its engine). The results are A's.
     #[arg(long, value_name = "PRESET")]
     pub a: String,
-    /// Player A's evaluation: pattern (the built-in trained weights), hand (the hand-made
-    /// evaluation) or a weights file written by `prune train`.
-    #[arg(long, value_name = "EVAL", default_value = "pattern")]
-    pub a_eval: String,
+    /// Player A's evaluation by name (`prune games` lists each game's; the first is the
+    /// default): Othello's pattern, hand or a weights file written by `prune train`; shogi's
+    /// hand or material.
+    #[arg(long, value_name = "EVAL")]
+    pub a_eval: Option<String>,
     /// Player A's forward pruning: off, or Multi-ProbCut's margin in deviations such as 1.0,
     /// 1.5, 2.0 or 2.6 (see `prune lab probcut`); with a preset of the generic search, its
-    /// algorithm must be alphabeta or negascout.
+    /// algorithm must be alphabeta or negascout. Othello's players only.
     #[arg(long, value_name = "LEVEL", default_value = "off")]
     pub a_selectivity: String,
     /// Player B: `fast`, `mcts` or a preset, as `--a`.
     #[arg(long, value_name = "PRESET", conflicts_with = "b_engine")]
     pub b: Option<String>,
     /// Player B's evaluation (as `--a-eval`).
-    #[arg(long, value_name = "EVAL", default_value = "pattern")]
-    pub b_eval: String,
+    #[arg(long, value_name = "EVAL")]
+    pub b_eval: Option<String>,
     /// Player B's forward pruning, as `--a-selectivity`.
     #[arg(long, value_name = "LEVEL", default_value = "off")]
     pub b_selectivity: String,
-    /// Player B: an external engine that speaks the NBoard protocol, started with this command
-    /// (a program and its arguments, split on whitespace; no shell).
+    /// Player B: an external Othello engine that speaks the NBoard protocol, started with this
+    /// command (a program and its arguments, split on whitespace; no shell).
     #[arg(long, value_name = "COMMAND")]
     pub b_engine: Option<String>,
-    /// Games to play: each opening twice with the colours swapped (an odd last game is played
-    /// from a new opening with A black).
+    /// Games to play: each opening twice with the sides swapped (an odd last game is played
+    /// from a new opening with A first).
     #[arg(long, short = 'n', value_name = "N", default_value_t = 20)]
     pub games: u32,
     /// Milliseconds per move for both sides [default: 100].
     #[arg(long, value_name = "MS", conflicts_with_all = ["time", "depth"])]
     pub time_per_move: Option<u64>,
-    /// A time control for both sides: SECONDS[+INCREMENT] per game (300, 60+1), move:MS or
-    /// depth:N.
+    /// A time control for both sides: SECONDS[+INCREMENT] per game (300, 60+1),
+    /// [SECONDS+]byoyomi:MS (byoyomi:100, 60+byoyomi:1000), move:MS, depth:N or nodes:N.
     #[arg(long, value_name = "CONTROL", conflicts_with = "depth")]
     pub time: Option<String>,
-    /// Search every move to this depth, both sides (exact endgame solves near the end).
+    /// Search every move to this depth, both sides (Othello and Connect Four solve exactly
+    /// near the end).
     #[arg(long, value_name = "N")]
     pub depth: Option<u32>,
     /// The algorithm of the presets: alphabeta, negascout, mtdf, ...; or `mcts`: both prune
     /// players search with Monte Carlo tree search (a player can also be named `mcts`).
     #[arg(long, default_value = "negascout")]
     pub algorithm: String,
-    /// The openings: the distinct positions (up to symmetry) this many plies after the start,
-    /// 0 to 8 [default: 4, or more when the games need more openings than 4 plies give].
+    /// The openings: the distinct positions this many plies after the start (Othello's up to
+    /// symmetry, from f5; at most 8, Connect Four 6, shogi 3, tic-tac-toe 4) [default: 4 for
+    /// Othello, 2 for Connect Four and shogi, 0 for tic-tac-toe, or more when the games need
+    /// more openings].
     #[arg(long, value_name = "PLIES")]
     pub openings: Option<u32>,
     /// Shuffle the openings with this seed (default: spread evenly over the set, in its order).
@@ -98,7 +105,7 @@ pub struct MatchArgs {
     /// Threads of each prune player.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub threads: usize,
-    /// Games played at once, each pair of games (one opening, both colours) by its own two
+    /// Games played at once, each pair of games (one opening, both sides) by its own two
     /// prune players (not with --b-engine). Give each game its own cores: at most the cores
     /// divided by --threads, or the players' time per move is shared.
     #[arg(long, value_name = "N", default_value_t = 1)]
@@ -118,9 +125,11 @@ pub struct MatchArgs {
     #[arg(long, value_name = "VERSION", requires = "b_engine",
           value_parser = clap::value_parser!(u32).range(1..=2))]
     pub engine_protocol: Option<u32>,
-    /// Write every game as GGF to this file, one game per line.
-    #[arg(long, value_name = "FILE")]
-    pub ggf: Option<PathBuf>,
+    /// Write every game to this file in the game's record format: GGF for Othello (one game
+    /// per line), a PGN-like move list for the others (shogi's moves in USI, its start as an
+    /// SFEN).
+    #[arg(long, value_name = "FILE", alias = "ggf")]
+    pub record: Option<PathBuf>,
     /// Print one JSON object (every game included) instead of tables.
     #[arg(long)]
     pub json: bool,
@@ -169,28 +178,54 @@ pub(crate) fn time_control(args: &MatchArgs) -> Result<TimeControl, CliError> {
     }
 }
 
-/// A prune player of `preset`.
-fn engine_player(
+/// Checks that game `G` has the evaluation `eval` (by the registry), naming `option`.
+pub(crate) fn check_eval<G: Playable>(option: &str, eval: Option<&str>) -> Result<(), CliError> {
+    struct Nothing;
+    impl GameVisitor for Nothing {
+        type Output = ();
+        fn visit<H: RegisteredGame, E: Evaluator<H> + Clone + 'static>(self, _: H, _: E) {}
+    }
+    let setup = Setup {
+        eval,
+        ..Setup::default()
+    };
+    G::start()
+        .visit(&setup, Nothing)
+        .map_err(|e| CliError::Usage(format!("{option}: {e}")))
+}
+
+/// What a prune player of the command line asks for.
+fn agent_spec<G: Playable>(
     option: &str,
     preset: &str,
-    (eval, selectivity): (&str, &str),
+    (eval, selectivity): (Option<&str>, &str),
     engines: &PlayerEngines,
     parallel: Parallel,
-) -> Result<EnginePlayer, CliError> {
-    let level: Selectivity = selectivity
+) -> Result<AgentSpec, CliError> {
+    let selectivity: Selectivity = selectivity
         .parse()
         .map_err(|e| CliError::Usage(format!("{option}-selectivity: {e}")))?;
-    let preset = engines.spec(preset);
-    let mut options = PlayerOptions::preset(preset, engines.algorithm)
-        .and_then(|o| o.with_selectivity(level))
-        .map_err(|e| CliError::Usage(format!("{option}: {e}")))?;
-    options.parallel = parallel;
-    engines.configure(&mut options)?;
-    options.eval = parse_eval(&format!("{option}-eval"), eval)?;
-    if eval.trim() != "pattern" {
-        options.name = format!("{} ({})", options.name, eval.trim());
+    check_eval::<G>(&format!("{option}-eval"), eval)?;
+    let preset = if preset.trim().eq_ignore_ascii_case("engine") {
+        G::ENGINE_PRESET
+    } else {
+        preset
+    };
+    let mut spec = AgentSpec::new(engines.spec(preset));
+    spec.algorithm = engines.algorithm;
+    spec.eval = eval.map(str::to_string);
+    spec.selectivity = Some(selectivity);
+    spec.parallel = parallel;
+    if spec.is_mcts() {
+        spec.mcts = engines.mcts_config(parallel.threads)?;
+        spec.mcts_playouts = engines.mcts_playouts();
     }
-    EnginePlayer::new(options).map_err(|e| CliError::Usage(format!("{option} {preset}: {e}")))
+    Ok(spec)
+}
+
+/// The player of `spec`, its errors naming `option`.
+fn agent<G: Playable>(option: &str, spec: &AgentSpec) -> Result<Box<dyn Agent<G>>, CliError> {
+    G::agent(spec).map_err(|e| CliError::Usage(format!("{option}: {e}")))
 }
 
 /// `value` seconds of `option` as a duration: positive and at most a million.
@@ -237,17 +272,43 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
             "--games must be at least 1 (and at most {MAX_GAMES})"
         )));
     }
-    match args.game.parse::<GameChoice>()? {
-        GameChoice::Othello => {}
-        GameChoice::Connect4 => return crate::connect4_cmd::arena::run(args),
-        GameChoice::Shogi => return crate::shogi_cmd::run_match(args),
-        other => {
-            return Err(CliError::Usage(format!(
-                "--game {other}: prune match plays othello, connect4 and shogi"
-            )))
-        }
+    let choice = args.game.parse::<GameChoice>()?;
+    with_playable(&choice, Match { args }).map_err(|e| CliError::Usage(format!("--game: {e}")))?
+}
+
+/// `prune match` on the game the visitor is given.
+struct Match<'a> {
+    args: &'a MatchArgs,
+}
+
+impl PlayableVisitor for Match<'_> {
+    type Output = Result<(), CliError>;
+
+    fn visit<G: Playable>(self) -> Self::Output {
+        run_game::<G>(self.args)
     }
-    let b_spec = match (&args.b, &args.b_engine) {
+}
+
+/// The external engine's options from the command line.
+fn external_options(args: &MatchArgs) -> Result<ExternalOptions, CliError> {
+    let defaults = ExternalOptions::default();
+    Ok(ExternalOptions {
+        protocol: args.engine_protocol.unwrap_or(defaults.protocol),
+        start_timeout: match args.engine_start_timeout {
+            Some(s) => seconds("--engine-start-timeout", s)?,
+            None => defaults.start_timeout,
+        },
+        untimed_limit: match args.engine_timeout {
+            Some(s) => seconds("--engine-timeout", s)?,
+            None => defaults.untimed_limit,
+        },
+        ..defaults
+    })
+}
+
+/// Checks the options that concern player B.
+fn b_spec(args: &MatchArgs) -> Result<BSpec<'_>, CliError> {
+    let spec = match (&args.b, &args.b_engine) {
         (Some(preset), None) => BSpec::Preset(preset),
         (None, Some(command)) if !command.trim().is_empty() => BSpec::Engine(command),
         (None, Some(_)) => return Err(CliError::Usage("--b-engine: the command is empty".into())),
@@ -274,19 +335,56 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
             }
         }
     }
-    if args.b_engine.is_some() && args.b_selectivity.trim() != "off" {
-        return Err(CliError::Usage(
-            "--b-selectivity is a prune player's: it does not apply to --b-engine".into(),
-        ));
+    if args.b_engine.is_some() {
+        if args.b_selectivity.trim() != "off" || args.b_eval.is_some() {
+            return Err(CliError::Usage(
+                "--b-selectivity and --b-eval are a prune player's: they do not apply to \
+                 --b-engine"
+                    .into(),
+            ));
+        }
+        if args.jobs > 1 {
+            return Err(CliError::Usage(
+                "--jobs: games are played one at a time against an external engine".into(),
+            ));
+        }
     }
     if args.jobs == 0 {
         return Err(CliError::Usage("--jobs must be at least 1".into()));
     }
-    if args.jobs > 1 && args.b_engine.is_some() {
-        return Err(CliError::Usage(
-            "--jobs: games are played one at a time against an external engine".into(),
-        ));
+    Ok(spec)
+}
+
+/// The openings of a match of `games` games: those of `--openings` plies, or of the game's
+/// default, more plies while the set has fewer openings than the pairs of games.
+fn openings_of<G: Playable>(
+    args: &MatchArgs,
+    games: usize,
+) -> Result<(u32, Vec<prune_play::GameRecord<G>>), CliError> {
+    let pairs = games.div_ceil(2);
+    match args.openings {
+        Some(plies) if plies > G::MAX_OPENING_PLIES => Err(CliError::Usage(format!(
+            "--openings: at most {} plies for {}",
+            G::MAX_OPENING_PLIES,
+            G::NAME
+        ))),
+        Some(plies) => Ok((plies, G::openings(plies))),
+        None => {
+            let mut plies = G::DEFAULT_OPENING_PLIES;
+            loop {
+                let all = G::openings(plies);
+                if all.len() >= pairs || plies >= G::MAX_OPENING_PLIES {
+                    break Ok((plies, all));
+                }
+                plies += 1;
+            }
+        }
     }
+}
+
+/// Runs `prune match` on game `G`.
+fn run_game<G: Playable>(args: &MatchArgs) -> Result<(), CliError> {
+    let b_spec = b_spec(args)?;
     let control = time_control(args)?;
     let engines = PlayerEngines::new(
         &args.algorithm,
@@ -295,46 +393,35 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
     )?;
     let parallel = Parallel::new(args.threads, ParallelKind::Ybwc)
         .map_err(|e| CliError::Usage(format!("--threads: {e}")))?;
-    if args.openings.is_some_and(|p| p > MAX_PLIES) {
-        return Err(CliError::Usage(format!(
-            "--openings: at most {MAX_PLIES} plies"
-        )));
-    }
-    let defaults = ExternalOptions::default();
-    let engine_options = ExternalOptions {
-        protocol: args.engine_protocol.unwrap_or(defaults.protocol),
-        start_timeout: match args.engine_start_timeout {
-            Some(s) => seconds("--engine-start-timeout", s)?,
-            None => defaults.start_timeout,
-        },
-        untimed_limit: match args.engine_timeout {
-            Some(s) => seconds("--engine-timeout", s)?,
-            None => defaults.untimed_limit,
-        },
-        ..defaults
-    };
-
-    let mut a = engine_player(
+    let games = args.games as usize;
+    let (plies, all) = openings_of::<G>(args, games)?;
+    let engine_options = external_options(args)?;
+    let a_spec = agent_spec::<G>(
         "--a",
         &args.a,
-        (&args.a_eval, &args.a_selectivity),
+        (args.a_eval.as_deref(), &args.a_selectivity),
         &engines,
         parallel,
     )?;
-    // The progress bar once it is shown, for reports of an external engine's (re)start.
-    let bar_slot: Arc<Mutex<Option<ProgressBar>>> = Arc::default();
-    let mut b: Box<dyn Agent> = match b_spec {
-        BSpec::Preset(preset) => Box::new(engine_player(
+    let b_preset_spec = match b_spec {
+        BSpec::Preset(preset) => Some(agent_spec::<G>(
             "--b",
             preset,
-            (&args.b_eval, &args.b_selectivity),
+            (args.b_eval.as_deref(), &args.b_selectivity),
             &engines,
             parallel,
         )?),
-        BSpec::Engine(command) => {
+        BSpec::Engine(_) => None,
+    };
+    let mut a = agent::<G>("--a", &a_spec)?;
+    // The progress bar once it is shown, for reports of an external engine's (re)start.
+    let bar_slot: Arc<Mutex<Option<ProgressBar>>> = Arc::default();
+    let mut b: Box<dyn Agent<G>> = match (&b_spec, &b_preset_spec) {
+        (_, Some(spec)) => agent::<G>("--b", spec)?,
+        (BSpec::Engine(command), None) => {
             let shown = Arc::clone(&bar_slot);
             let quiet = args.quiet;
-            let engine = ExternalEngine::start_reporting(command, engine_options, move |wait| {
+            let report = move |wait: StartWait| {
                 if quiet {
                     return;
                 }
@@ -343,38 +430,28 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
                     Some(bar) => bar.println(line),
                     None => eprintln!("{line}"),
                 }
-            })
-            .map_err(|e| {
+            };
+            G::external(command, engine_options, Box::new(report)).map_err(|e| {
                 let hint = if e.0.contains("no answer in time while starting") {
                     "; a slow engine may need a longer --engine-start-timeout"
                 } else {
                     ""
                 };
                 CliError::Failure(format!("--b-engine: {e}{hint}"))
-            })?;
-            Box::new(engine)
+            })?
         }
+        (BSpec::Preset(_), None) => unreachable!("a preset has its spec"),
     };
 
-    // The openings: one per pair of games.
-    let games = args.games as usize;
     let pairs = games.div_ceil(2);
-    let (plies, all) = match args.openings {
-        Some(plies) => (plies, all_openings(plies)),
-        None => {
-            let mut plies = DEFAULT_PLIES;
-            loop {
-                let all = all_openings(plies);
-                if all.len() >= pairs || plies == MAX_PLIES {
-                    break (plies, all);
-                }
-                plies += 1;
-            }
-        }
-    };
     let openings = pick(&all, pairs, args.seed);
-
-    let (a_name, b_name) = (a.name(), b.name());
+    let (a_name, b_name) = (
+        engines.label(&a_spec, a.name()),
+        match &b_preset_spec {
+            Some(spec) => engines.label(spec, b.name()),
+            None => b.name(),
+        },
+    );
     let (a_label, b_label) = if a_name == b_name {
         (format!("{a_name} (A)"), format!("{b_name} (B)"))
     } else {
@@ -385,8 +462,8 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
         slot.clone_from(&bar);
     }
     let tally = Mutex::new(Tally::default());
-    let on_game = |g: &MatchGame| {
-        let mut tally = tally.lock().expect("no thread panics holding the tally");
+    let on_game = |g: &MatchGame<G>| {
+        let mut tally = tally.lock().unwrap_or_else(|p| p.into_inner());
         tally.add(g.a_margin());
         if let Some(bar) = &bar {
             bar.set_message(format!(
@@ -397,50 +474,37 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
         }
     };
     let results = if args.jobs > 1 {
-        let make = || -> Result<(EnginePlayer, EnginePlayer), CliError> {
-            let b_preset = args
-                .b
-                .as_deref()
-                .expect("--jobs is refused with --b-engine");
-            Ok((
-                engine_player(
-                    "--a",
-                    &args.a,
-                    (&args.a_eval, &args.a_selectivity),
-                    &engines,
-                    parallel,
-                )?,
-                engine_player(
-                    "--b",
-                    b_preset,
-                    (&args.b_eval, &args.b_selectivity),
-                    &engines,
-                    parallel,
-                )?,
-            ))
+        let b_spec = b_preset_spec
+            .as_ref()
+            .expect("--jobs is refused with --b-engine");
+        let make = || -> AgentPair<G, CliError> {
+            Ok((agent::<G>("--a", &a_spec)?, agent::<G>("--b", b_spec)?))
         };
-        play_in_parallel(args.jobs, &openings, games, control, make, &on_game)?
+        play_match_in_parallel(args.jobs, &openings, games, control, make, &on_game)?
     } else {
-        play_match(&mut a, b.as_mut(), &openings, games, control, on_game)
+        play_match(a.as_mut(), b.as_mut(), &openings, games, control, on_game)
     };
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
     let summary = MatchSummary::of(&results);
 
-    if let Some(path) = &args.ggf {
+    if let Some(path) = &args.record {
         let text: String = results
             .iter()
-            .map(|g| g.ggf(&a_label, &b_label) + "\n")
+            .map(|g| g.record_text(&a_label, &b_label))
             .collect();
         std::fs::write(path, text)
-            .map_err(|e| CliError::Failure(format!("--ggf {}: {e}", path.display())))?;
+            .map_err(|e| CliError::Failure(format!("--record {}: {e}", path.display())))?;
     }
 
-    let b_json = match b_spec {
-        BSpec::Preset(preset) => json!({"name": b_name, "preset": preset}),
-        BSpec::Engine(command) => json!({"name": b_name, "engine": command}),
-    };
+    let algorithms = [
+        G::algorithm(&a_spec),
+        match &b_preset_spec {
+            Some(spec) => G::algorithm(spec),
+            None => String::new(),
+        },
+    ];
     let info = Info {
         a_label: &a_label,
         b_label: &b_label,
@@ -453,83 +517,21 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
     };
     if args.json {
         let mut v = match_json(&info, &results, &summary);
-        v["a"] = json!({"name": a_name, "preset": args.a, "algorithm": engines.name(&args.a)});
-        v["b"] = b_json;
-        if let BSpec::Preset(preset) = b_spec {
-            v["b"]["algorithm"] = json!(engines.name(preset));
-        }
+        v["a"] = json!({"name": a_name, "preset": args.a, "algorithm": algorithms[0]});
+        v["b"] = match b_spec {
+            BSpec::Preset(preset) => {
+                json!({"name": b_name, "preset": preset, "algorithm": algorithms[1]})
+            }
+            BSpec::Engine(command) => json!({"name": b_name, "engine": command}),
+        };
         println!(
             "{}",
             serde_json::to_string_pretty(&v).expect("JSON of plain values")
         );
     } else {
-        let b_algorithm = match b_spec {
-            BSpec::Preset(preset) => engines.name(preset),
-            BSpec::Engine(_) => "",
-        };
-        print_match(
-            &info,
-            [engines.name(&args.a), b_algorithm],
-            &results,
-            &summary,
-        );
+        print_match(&info, [&algorithms[0], &algorithms[1]], &results, &summary);
     }
     Ok(())
-}
-
-/// Plays the games of a match `jobs` at a time: each pair of games (opening `p`, A black
-/// then white) is played by a job's own two players from `make`; the games come back in
-/// match order, numbered as [`play_match`] numbers them.
-fn play_in_parallel(
-    jobs: usize,
-    openings: &[prune_play::openings::Opening],
-    games: usize,
-    control: TimeControl,
-    make: impl Fn() -> Result<(EnginePlayer, EnginePlayer), CliError> + Sync,
-    on_game: &(impl Fn(&MatchGame) + Sync),
-) -> Result<Vec<MatchGame>, CliError> {
-    let pairs = games.div_ceil(2);
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let played: Mutex<Vec<MatchGame>> = Mutex::new(Vec::with_capacity(games));
-    let failed: Mutex<Option<CliError>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.min(pairs) {
-            scope.spawn(|| {
-                let (mut a, mut b) = match make() {
-                    Ok(players) => players,
-                    Err(e) => {
-                        *failed.lock().expect("no thread panics holding it") = Some(e);
-                        return;
-                    }
-                };
-                loop {
-                    let p = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    if p >= pairs {
-                        break;
-                    }
-                    let n = (games - 2 * p).min(2);
-                    let opening = openings.get(p % openings.len().max(1));
-                    let slice = opening.map_or(&[][..], std::slice::from_ref);
-                    let mut pair = play_match(&mut a, &mut b, slice, n, control, |_| {});
-                    for (k, g) in pair.iter_mut().enumerate() {
-                        g.number = 2 * p + k + 1;
-                        g.opening = p % openings.len().max(1);
-                        on_game(g);
-                    }
-                    played
-                        .lock()
-                        .expect("no thread panics holding it")
-                        .extend(pair);
-                }
-            });
-        }
-    });
-    if let Some(e) = failed.into_inner().expect("no thread panicked") {
-        return Err(e);
-    }
-    let mut results = played.into_inner().expect("no thread panicked");
-    results.sort_by_key(|g| g.number);
-    Ok(results)
 }
 
 #[cfg(test)]

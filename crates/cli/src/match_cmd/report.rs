@@ -1,13 +1,12 @@
-//! The report of `prune match`: the JSON document and the table with the totals, the Elo
-//! estimate and the forfeits.
+//! The report of `prune match`, the same for every game: the JSON document and the table with
+//! the totals, the Elo estimate and the forfeits (the margins where the game has them).
 
 use std::time::Duration;
 
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, Table};
-use prune_othello::Color;
 use prune_play::arena::{MatchGame, MatchSummary, Side, SideStats, Tally};
 use prune_play::elo::{EloEstimate, Z_95};
-use prune_play::TimeControl;
+use prune_play::{Playable, TimeControl};
 use serde_json::{json, Value};
 
 use super::MAX_FORFEITS_SHOWN;
@@ -51,11 +50,12 @@ fn side_json(s: &SideStats) -> Value {
     })
 }
 
-fn color_word(c: Color) -> &'static str {
-    prune_play::record::color_name(c)
+/// The game's names of its two sides (`black`, `white`; `X`, `O`).
+fn sides<G: Playable>() -> [&'static str; 2] {
+    prune_registry::info(G::NAME).map_or(["first", "second"], |i| i.sides)
 }
 
-fn result_word(g: &MatchGame) -> &'static str {
+fn result_word<G: Playable>(g: &MatchGame<G>) -> &'static str {
     match g.a_margin().signum() {
         1 => "win",
         0 => "draw",
@@ -64,40 +64,37 @@ fn result_word(g: &MatchGame) -> &'static str {
 }
 
 /// Everything as one JSON object (the players are filled in by the caller).
-pub(super) fn match_json(info: &Info, results: &[MatchGame], s: &MatchSummary) -> Value {
+pub(super) fn match_json<G: Playable>(
+    info: &Info,
+    results: &[MatchGame<G>],
+    s: &MatchSummary,
+) -> Value {
     let elo = s.elo.as_ref();
+    let side_names = sides::<G>();
     let games: Vec<Value> = results
         .iter()
         .map(|g| {
-            let (black, white) = match g.a_color {
-                Color::Black => (info.a_label, info.b_label),
-                Color::White => (info.b_label, info.a_label),
-            };
-            let moves: Vec<String> = g
-                .game
-                .record
-                .moves()
-                .iter()
-                .map(|m| m.to_string())
-                .collect();
+            let [first, second] = g.players(info.a_label, info.b_label);
             json!({
                 "number": g.number,
                 "opening": g.opening_line,
-                "a_color": color_word(g.a_color),
-                "black": black,
-                "white": white,
-                "moves": moves.join(" "),
-                "black_margin": g.game.black_margin,
+                "a_first": g.a_first,
+                "a_side": side_names[usize::from(!g.a_first)],
+                "first": first,
+                "second": second,
+                "moves": g.game.record.line(),
+                "first_margin": g.game.first_margin(),
                 "a_margin": g.a_margin(),
                 "result": result_word(g),
+                "ending": g.game.ending.how,
                 "forfeit": g.game.forfeit.as_ref().map(|f| json!({
                     "by": if g.forfeited_by() == Some(Side::A) { "a" } else { "b" },
-                    "color": color_word(f.color),
+                    "side": side_names[usize::from(!f.first)],
                     "reason": f.reason,
                 })),
                 "a_time_ms": millis(g.a_stats().time),
                 "b_time_ms": millis(g.b_stats().time),
-                "ggf": g.ggf(info.a_label, info.b_label),
+                "record": g.record_text(info.a_label, info.b_label),
             })
         })
         .collect();
@@ -111,6 +108,10 @@ pub(super) fn match_json(info: &Info, results: &[MatchGame], s: &MatchSummary) -
         seen
     };
     json!({
+        "game": G::NAME,
+        "sides": side_names,
+        "margin_unit": G::MARGIN_UNIT,
+        "record_format": G::RECORD_FORMAT,
         "time_control": info.control.to_string(),
         "games_played": results.len(),
         "openings": {
@@ -135,8 +136,8 @@ pub(super) fn match_json(info: &Info, results: &[MatchGame], s: &MatchSummary) -
             "elo_high": elo.and_then(|e| e.high),
             "elo_error": elo.and_then(|e| e.error()),
             "elo_text": elo.map(|e| e.to_string()),
-            "as_black": tally_json(&s.as_black),
-            "as_white": tally_json(&s.as_white),
+            "as_first": tally_json(&s.as_first),
+            "as_second": tally_json(&s.as_second),
             "a_forfeits": s.a_forfeits,
             "b_forfeits": s.b_forfeits,
         },
@@ -155,34 +156,6 @@ pub fn elo_line(elo: &EloEstimate) -> String {
     )
 }
 
-/// The totals of a Connect Four or shogi match as JSON, from A's wins, draws and losses.
-pub fn totals_json(games: usize, wins: u32, draws: u32, losses: u32) -> Value {
-    let elo = EloEstimate::from_results(wins, draws, losses);
-    json!({
-        "games": games,
-        "wins": wins,
-        "draws": draws,
-        "losses": losses,
-        "score": elo.map(|e| e.score),
-        "elo": elo.and_then(|e| e.elo),
-        "elo_low": elo.and_then(|e| e.low),
-        "elo_high": elo.and_then(|e| e.high),
-        "elo_text": elo.map(|e| e.to_string()),
-    })
-}
-
-/// A score (wins and half the draws) as a percentage of `games`, `-` for none.
-pub fn score_percent(wins: usize, draws: usize, games: usize) -> String {
-    if games == 0 {
-        "-".to_string()
-    } else {
-        format!(
-            "{:.1}%",
-            100.0 * (wins as f64 + draws as f64 / 2.0) / games as f64
-        )
-    }
-}
-
 fn wdl(t: &Tally) -> String {
     format!("{}-{}-{}", t.wins, t.draws, t.losses)
 }
@@ -197,18 +170,20 @@ fn reversed(t: &Tally) -> Tally {
 
 /// The report as text: a table of both players and the Elo difference.
 /// `algorithms` are A's and B's (B's unused for an external engine).
-pub(super) fn print_match(
+pub(super) fn print_match<G: Playable>(
     info: &Info,
     algorithms: [&str; 2],
-    results: &[MatchGame],
+    results: &[MatchGame<G>],
     s: &MatchSummary,
 ) {
+    let [first, second] = sides::<G>();
     let b_what = match info.b_engine {
         Some(command) => format!("NBoard engine '{command}'"),
         None => algorithms[1].to_string(),
     };
     println!(
-        "Match: A = {} ({}) vs B = {} ({b_what}), {} game{}, {}",
+        "{} match: A = {} ({}) vs B = {} ({b_what}), {} game{}, {}",
+        G::NAME,
         info.a_label,
         algorithms[0],
         info.b_label,
@@ -223,18 +198,19 @@ pub(super) fn print_match(
     };
     let games = results.len();
     let pairing = match games {
-        1 => "one game, A black".to_string(),
+        1 => format!("one game, A {first}"),
         n if n % 2 == 1 => {
-            "each played twice with the colours swapped, the last once with A black".to_string()
+            format!("each played twice with the sides swapped, the last once with A {first}")
         }
-        _ => "each played twice with the colours swapped".to_string(),
+        _ => "each played twice with the sides swapped".to_string(),
     };
     println!(
-        "Openings: {} of the {} distinct positions {} plies from the start ({order}), \
+        "Openings: {} of the {} distinct positions {} pl{} from the start ({order}), \
          {pairing}{}",
         info.pairs.min(info.available),
         info.available,
         info.plies,
+        if info.plies == 1 { "y" } else { "ies" },
         if s.openings_repeated {
             "; the set is too small: openings repeat"
         } else {
@@ -243,18 +219,23 @@ pub(super) fn print_match(
     );
     let mut table = Table::new();
     table.load_preset(UTF8_FULL_CONDENSED);
-    table.set_header(vec![
-        "player",
-        "wins",
-        "draws",
-        "losses",
-        "score",
-        "mean margin",
-        "as black (W-D-L)",
-        "as white (W-D-L)",
-        "ms / move",
-        "forfeits",
+    let mut header = vec![
+        "player".to_string(),
+        "wins".into(),
+        "draws".into(),
+        "losses".into(),
+        "score".into(),
+    ];
+    if G::MARGIN_UNIT.is_some() {
+        header.push("mean margin".into());
+    }
+    header.extend([
+        format!("as {first} (W-D-L)"),
+        format!("as {second} (W-D-L)"),
+        "ms / move".into(),
+        "forfeits".into(),
     ]);
+    table.set_header(header);
     let n = s.tally.games().max(1) as f64;
     let a_score = (f64::from(s.tally.wins) + f64::from(s.tally.draws) / 2.0) / n;
     let b = reversed(&s.tally);
@@ -264,8 +245,8 @@ pub(super) fn print_match(
             s.tally,
             a_score,
             s.margin_mean,
-            s.as_black,
-            s.as_white,
+            s.as_first,
+            s.as_second,
             &s.a_stats,
             s.a_forfeits,
         ),
@@ -274,30 +255,51 @@ pub(super) fn print_match(
             b,
             1.0 - a_score,
             -s.margin_mean,
-            reversed(&s.as_white),
-            reversed(&s.as_black),
+            reversed(&s.as_second),
+            reversed(&s.as_first),
             &s.b_stats,
             s.b_forfeits,
         ),
     ] {
-        table.add_row(vec![
+        let mut row = vec![
             Cell::new(label),
             right(t.wins),
             right(t.draws),
             right(t.losses),
             right(format!("{:.1}%", 100.0 * score)),
-            right(format!("{margin:+.2}")),
+        ];
+        if G::MARGIN_UNIT.is_some() {
+            row.push(right(format!("{margin:+.2}")));
+        }
+        row.extend([
             right(wdl(&black)),
             right(wdl(&white)),
             right(format!("{:.2}", ms_per_move(stats))),
             right(forfeits),
         ]);
+        table.add_row(row);
     }
     println!("{table}");
-    println!(
-        "Disc margin (A): {:+} in total, {:+.2} per game",
-        s.margin_total, s.margin_mean
-    );
+    if let Some(unit) = G::MARGIN_UNIT {
+        println!(
+            "Margin of A in {unit}: {:+} in total, {:+.2} per game",
+            s.margin_total, s.margin_mean
+        );
+    }
+    let mut endings: Vec<(&str, usize)> = Vec::new();
+    for g in results.iter().filter(|g| g.game.forfeit.is_none()) {
+        let how = g.game.ending.how.as_str();
+        if G::MARGIN_UNIT.is_none() {
+            match endings.iter_mut().find(|(h, _)| *h == how) {
+                Some((_, n)) => *n += 1,
+                None => endings.push((how, 1)),
+            }
+        }
+    }
+    if !endings.is_empty() {
+        let words: Vec<String> = endings.iter().map(|(h, n)| format!("{h} {n}")).collect();
+        println!("Endings: {}", words.join(", "));
+    }
     if let Some(elo) = &s.elo {
         println!("{}", elo_line(elo));
     }

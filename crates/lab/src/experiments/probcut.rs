@@ -21,7 +21,8 @@ use prune_othello::midgame::MidgameSearch;
 use prune_othello::{Move, OthelloEval, Position};
 use prune_play::arena::{play_match, MatchSummary};
 use prune_play::elo::signed;
-use prune_play::openings::{all_openings, pick, DEFAULT_PLIES, MAX_PLIES};
+use prune_play::openings::{pick, DEFAULT_PLIES, MAX_PLIES};
+use prune_play::Playable;
 use prune_play::{EnginePlayer, PlayerOptions};
 use prune_play::{TimeControl, FAST};
 use prune_search::rng::{Rng, XorShift64};
@@ -368,9 +369,9 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
         let pairs = games.div_ceil(2);
         // The shortest openings of which there are enough for every pair to have its own.
         let plies = (DEFAULT_PLIES..=MAX_PLIES)
-            .find(|&plies| all_openings(plies).len() >= pairs)
+            .find(|&plies| prune_othello::openings::all_openings(plies).len() >= pairs)
             .unwrap_or(MAX_PLIES);
-        let openings = pick(&all_openings(plies), pairs, None);
+        let openings = pick(&Position::openings(plies), pairs, None);
         let tasks: Vec<(usize, usize)> = (1..LEVELS.len())
             .flat_map(|l| (0..pairs).map(move |p| (l, p)))
             .collect();
