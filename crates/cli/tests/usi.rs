@@ -300,3 +300,60 @@ fn search_runs_the_shogi_engine_through_the_registry() {
         ),
     ]);
 }
+
+#[test]
+fn a_match_against_prune_usi_as_an_external_usi_engine() {
+    // The play layer's USI client against `prune usi` itself: the real protocol both ways.
+    let usi = format!("{} usi --preset minimal", env!("CARGO_BIN_EXE_prune"));
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_prune"))
+        .args([
+            "match",
+            "--game",
+            "shogi",
+            "--a",
+            "minimal",
+            "--b-engine",
+            &usi,
+            "--engine-option",
+            "USI_Hash=16",
+            "--depth",
+            "2",
+            "-n",
+            "2",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["b"]["engine"], usi.as_str());
+    for g in v["games"].as_array().unwrap() {
+        assert!(g["forfeit"].is_null(), "{g}");
+        // Every move of the record is legal from the start.
+        let mut p = Position::start();
+        for m in g["moves"].as_str().unwrap().split_whitespace() {
+            let mv = p.parse_move(m).unwrap();
+            assert!(p.legal_moves().contains(&mv), "{m} in {g}");
+            p = p.play(mv);
+        }
+        let how = g["ending"].as_str().unwrap();
+        assert!(
+            ["checkmate", "repetition", "perpetual check", "move limit"].contains(&how),
+            "{g}"
+        );
+    }
+    common::assert_usage_errors(&[(
+        &[
+            "match",
+            "--game",
+            "shogi",
+            "--a",
+            "minimal",
+            "--b-engine",
+            "x",
+            "--engine-option",
+            "novalue",
+        ],
+        "--engine-option 'novalue': expected NAME=VALUE",
+    )]);
+}

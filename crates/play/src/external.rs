@@ -24,35 +24,25 @@
 //! [`Agent::choose`] return an [`AgentError`], and it is started again for the next game. The
 //! child is killed when the agent is dropped.
 
-use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use prune_othello::Move;
 
 use crate::ggf::to_ggf;
+use crate::process::EngineLink;
 use crate::{Agent, AgentError, Budget, GameRecord, Thought};
 
 /// The longest any answer is waited for (a year: no limit in practice, and no overflow).
 pub const MAX_LIMIT: Duration = Duration::from_secs(365 * 24 * 3600);
 
-/// Lines of the engine's standard error kept for error messages.
-const STDERR_LINES: usize = 5;
-
-/// How long the last words of an engine that has exited are waited for.
-const EXIT_WAIT: Duration = Duration::from_millis(500);
-
-/// The longest line of the engine's standard error kept for error messages, in characters.
-const STDERR_LINE_CHARS: usize = 200;
-
-/// How an external engine is spoken to, and limits on its answers.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// How an external engine is spoken to, and limits on its answers (NBoard's and USI's).
+#[derive(Clone, Debug, PartialEq)]
 pub struct ExternalOptions {
-    /// The protocol version sent first, as `nboard N`.
+    /// The NBoard protocol version sent first, as `nboard N`.
     pub protocol: u32,
+    /// Options set when the engine starts, as names and values (USI's `setoption`; NBoard
+    /// has none).
+    pub settings: Vec<(String, String)>,
     /// How long the engine may take to start and answer the first `ping`.
     pub start_timeout: Duration,
     /// How often a start-up wait is reported to the callback of
@@ -70,6 +60,7 @@ impl Default for ExternalOptions {
     fn default() -> Self {
         ExternalOptions {
             protocol: 1,
+            settings: Vec::new(),
             start_timeout: Duration::from_secs(120),
             report_every: Duration::from_secs(5),
             time_factor: 2.0,
@@ -90,84 +81,6 @@ impl ExternalOptions {
     }
 }
 
-/// A running engine process and the threads that read its output.
-struct Process {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    stderr: Arc<StderrTail>,
-}
-
-/// The last lines of an engine's standard error, and whether it has closed.
-#[derive(Default)]
-struct StderrTail {
-    state: Mutex<(VecDeque<String>, bool)>,
-    closed: Condvar,
-}
-
-impl StderrTail {
-    /// Reads `from` to its end, keeping the last lines.
-    fn keep(&self, from: Receiver<String>) {
-        for line in from {
-            if let Ok(mut state) = self.state.lock() {
-                let lines = &mut state.0;
-                if lines.len() == STDERR_LINES {
-                    lines.pop_front();
-                }
-                lines.push_back(line.chars().take(STDERR_LINE_CHARS).collect());
-            }
-        }
-        if let Ok(mut state) = self.state.lock() {
-            state.1 = true;
-        }
-        self.closed.notify_all();
-    }
-
-    /// The last lines, after waiting up to `wait` for the stream to close (so that an engine
-    /// that has exited has its last words read).
-    fn lines(&self, wait: Duration) -> Vec<String> {
-        let Ok(state) = self.state.lock() else {
-            return Vec::new();
-        };
-        match self.closed.wait_timeout_while(state, wait, |s| !s.1) {
-            Ok((state, _)) => state.0.iter().cloned().collect(),
-            Err(_) => Vec::new(),
-        }
-    }
-}
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Reads `from` line by line into a channel until it closes or fails (bytes that are not UTF-8
-/// become replacement characters, and a line end may be `\n` or `\r\n`).
-fn forward_lines(from: impl Read + Send + 'static) -> Receiver<String> {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut reader = BufReader::new(from);
-        let mut bytes = Vec::new();
-        loop {
-            bytes.clear();
-            match reader.read_until(b'\n', &mut bytes) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {}
-            }
-            let text = String::from_utf8_lossy(&bytes);
-            let line = text.trim_end_matches(['\n', '\r']).to_string();
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    rx
-}
-
 /// How long an engine has been starting, as told to the callback of
 /// [`ExternalEngine::start_reporting`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -183,26 +96,19 @@ pub struct StartWait<'a> {
 /// A callback told about a start-up wait (see [`ExternalEngine::start_reporting`]).
 pub type StartReport = Box<dyn FnMut(StartWait<'_>) + Send>;
 
-/// What [`ExternalEngine::receive`] got by its deadline.
-enum Received {
-    Line(String),
-    Nothing,
-}
-
 /// An NBoard engine run as a subprocess.
 pub struct ExternalEngine {
-    command: String,
+    link: EngineLink,
     options: ExternalOptions,
-    name: String,
-    process: Option<Process>,
     /// The last `ping` number sent.
     ping: u64,
     /// The depth the engine was last told.
     depth: Option<u32>,
-    /// Why the engine is unusable until it is started again.
-    broken: Option<String>,
-    /// Told about start-up waits (the first start and restarts after a failure).
-    report: Option<StartReport>,
+}
+
+/// The name an NBoard engine gives itself: `set myname NAME`.
+fn nboard_name(line: &str) -> Option<&str> {
+    line.strip_prefix("set myname ")
 }
 
 impl ExternalEngine {
@@ -230,22 +136,11 @@ impl ExternalEngine {
         options: ExternalOptions,
         report: Option<StartReport>,
     ) -> Result<ExternalEngine, AgentError> {
-        let program = command
-            .split_whitespace()
-            .next()
-            .ok_or_else(|| AgentError("the engine command is empty".into()))?;
-        let name = std::path::Path::new(program)
-            .file_name()
-            .map_or(program.to_string(), |n| n.to_string_lossy().into_owned());
         let mut engine = ExternalEngine {
-            command: command.to_string(),
+            link: EngineLink::new(command, report, nboard_name)?,
             options,
-            name,
-            process: None,
             ping: 0,
             depth: None,
-            broken: None,
-            report,
         };
         engine.launch()?;
         Ok(engine)
@@ -253,170 +148,25 @@ impl ExternalEngine {
 
     /// The command line.
     pub fn command(&self) -> &str {
-        &self.command
+        self.link.command()
     }
 
-    /// Starts the process and waits for its first `pong`.
+    /// Starts the process and waits for its first `pong`, reporting the wait.
     fn launch(&mut self) -> Result<(), AgentError> {
-        self.process = None;
         self.depth = None;
-        self.broken = None;
-        let mut words = self.command.split_whitespace();
-        let program = words.next().unwrap_or_default();
-        let mut child = Command::new(program)
-            .args(words)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| AgentError(format!("cannot start engine '{}': {e}", self.command)))?;
-        let (Some(stdin), Some(stdout), Some(stderr)) =
-            (child.stdin.take(), child.stdout.take(), child.stderr.take())
-        else {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(AgentError(format!(
-                "engine '{}': no pipes to talk to it",
-                self.command
-            )));
-        };
-        let tail = Arc::new(StderrTail::default());
-        let errors = forward_lines(stderr);
-        let keep = Arc::clone(&tail);
-        std::thread::spawn(move || keep.keep(errors));
-        self.process = Some(Process {
-            child,
-            stdin,
-            lines: forward_lines(stdout),
-            stderr: tail,
-        });
-        self.send(&format!("nboard {}", self.options.protocol))?;
-        self.wait_for_start()
-    }
-
-    /// Sends the first `ping` and waits for its `pong`, reporting the wait.
-    fn wait_for_start(&mut self) -> Result<(), AgentError> {
-        let started = Instant::now();
-        let limit = self.options.start_timeout.min(MAX_LIMIT);
-        let deadline = started + limit;
-        // A zero interval would report without end: at least a millisecond between reports.
-        let every = self
-            .options
-            .report_every
-            .clamp(Duration::from_millis(1), MAX_LIMIT);
-        let mut next_report = started + every;
-        let waiting = "while starting";
+        self.link.spawn()?;
+        self.link
+            .send(&format!("nboard {}", self.options.protocol))?;
         self.ping += 1;
         let ping = self.ping;
-        self.send(&format!("ping {ping}"))?;
-        loop {
-            let until = if self.report.is_some() {
-                deadline.min(next_report)
-            } else {
-                deadline
-            };
-            match self.receive(until, waiting)? {
-                Received::Line(line) if is_pong(&line, ping) => return Ok(()),
-                Received::Line(_) => {}
-                Received::Nothing if Instant::now() >= deadline => {
-                    let secs = limit.as_secs_f64();
-                    return Err(self.fail(format!(
-                        "no answer in time {waiting} (waited {secs:.1} s for 'pong {ping}')"
-                    )));
-                }
-                Received::Nothing => {
-                    if let Some(report) = &mut self.report {
-                        report(StartWait {
-                            engine: &self.name,
-                            waited: started.elapsed(),
-                            limit,
-                        });
-                    }
-                    next_report += every;
-                }
-            }
-        }
+        self.link.send(&format!("ping {ping}"))?;
+        self.link.wait_for_start(
+            self.options.start_timeout,
+            self.options.report_every,
+            &format!("pong {ping}"),
+            |line| is_pong(line, ping),
+        )
     }
-
-    /// Marks the engine unusable and returns the error, with the last lines of its standard
-    /// error (waited for a moment when it `exited`).
-    fn fail(&mut self, message: String) -> AgentError {
-        self.fail_after(message, Duration::ZERO)
-    }
-
-    /// As [`Self::fail`], waiting up to `wait` for the engine's standard error to close.
-    fn fail_after(&mut self, message: String, wait: Duration) -> AgentError {
-        let mut message = format!("engine {}: {message}", self.name);
-        if let Some(p) = &self.process {
-            let lines = p.stderr.lines(wait);
-            if !lines.is_empty() {
-                message.push_str(&format!(" (its last errors: {})", lines.join(" | ")));
-            }
-        }
-        self.broken = Some(message.clone());
-        AgentError(message)
-    }
-
-    /// Sends one line.
-    fn send(&mut self, line: &str) -> Result<(), AgentError> {
-        let written = match &mut self.process {
-            Some(p) => writeln!(p.stdin, "{line}").and_then(|()| p.stdin.flush()),
-            None => return Err(AgentError(format!("engine {} is not running", self.name))),
-        };
-        written.map_err(|e| self.fail(format!("cannot write to it ({e}); did it exit?")))
-    }
-
-    /// The next line, by `deadline`; none in time is an error.
-    fn read_line(&mut self, deadline: Instant, waiting: &str) -> Result<String, AgentError> {
-        match self.receive(deadline, waiting)? {
-            Received::Line(line) => Ok(line),
-            Received::Nothing => Err(self.fail(format!("no answer in time {waiting}"))),
-        }
-    }
-
-    /// The next line, or nothing by `deadline`; an engine that has exited is an error.
-    fn receive(&mut self, deadline: Instant, waiting: &str) -> Result<Received, AgentError> {
-        let received = match &self.process {
-            Some(p) => p
-                .lines
-                .recv_timeout(deadline.saturating_duration_since(Instant::now())),
-            None => return Err(AgentError(format!("engine {} is not running", self.name))),
-        };
-        match received {
-            Ok(line) => {
-                if let Some(name) = line.trim().strip_prefix("set myname ") {
-                    if !name.trim().is_empty() {
-                        self.name = name.trim().to_string();
-                    }
-                }
-                Ok(Received::Line(line))
-            }
-            Err(RecvTimeoutError::Timeout) => Ok(Received::Nothing),
-            Err(RecvTimeoutError::Disconnected) => {
-                // The output is closed; the process has probably exited, but do not wait for it
-                // (it is killed when dropped).
-                let status = self
-                    .process
-                    .as_mut()
-                    .and_then(|p| exit_status(&mut p.child))
-                    .map_or(String::new(), |s| format!(" ({s})"));
-                Err(self.fail_after(format!("exited{status} {waiting}"), EXIT_WAIT))
-            }
-        }
-    }
-}
-
-/// How `child` exited, if it does within a moment (it is not waited for longer: a process that
-/// closed its output may still run).
-fn exit_status(child: &mut Child) -> Option<ExitStatus> {
-    for _ in 0..20 {
-        match child.try_wait() {
-            Ok(Some(status)) => return Some(status),
-            Ok(None) => std::thread::sleep(Duration::from_millis(10)),
-            Err(_) => return None,
-        }
-    }
-    None
 }
 
 /// Whether `line` is `pong k`.
@@ -445,43 +195,45 @@ pub fn parse_answer(line: &str) -> Option<Result<(Move, Option<f64>), String>> {
 
 impl Agent for ExternalEngine {
     fn name(&self) -> String {
-        self.name.clone()
+        self.link.name.clone()
     }
 
     /// Starts the engine again if it failed in the last game.
     fn new_game(&mut self) {
-        if self.broken.is_some() {
+        if self.link.broken.is_some() {
             if let Err(e) = self.launch() {
-                self.broken = Some(e.0);
+                self.link.broken = Some(e.0);
             }
         }
     }
 
     fn choose(&mut self, game: &GameRecord, budget: &Budget) -> Result<Thought, AgentError> {
-        if let Some(why) = &self.broken {
+        if let Some(why) = &self.link.broken {
             return Err(AgentError(why.clone()));
         }
         let start = Instant::now();
         let deadline = start + self.options.limit(budget);
         if let Some(depth) = budget.depth {
             if self.depth != Some(depth) {
-                self.send(&format!("set depth {depth}"))?;
+                self.link.send(&format!("set depth {depth}"))?;
                 self.depth = Some(depth);
             }
         }
-        self.send(&format!("set game {}", to_ggf(game, "black", "white")))?;
+        self.link
+            .send(&format!("set game {}", to_ggf(game, "black", "white")))?;
         self.ping += 1;
         let ping = self.ping;
-        self.send(&format!("ping {ping}"))?;
-        self.send("go")?;
+        self.link.send(&format!("ping {ping}"))?;
+        self.link.send("go")?;
         let waiting = "while thinking about a move";
         // Everything before our pong answers an earlier request.
-        while !is_pong(&self.read_line(deadline, waiting)?, ping) {}
+        while !is_pong(&self.link.read_line(deadline, waiting)?, ping) {}
         let mut nodes = 0;
         loop {
-            let line = self.read_line(deadline, waiting)?;
+            let line = self.link.read_line(deadline, waiting)?;
             if let Some(answer) = parse_answer(&line) {
-                let (mv, eval) = answer.map_err(|e| AgentError(format!("{}: {e}", self.name)))?;
+                let (mv, eval) =
+                    answer.map_err(|e| AgentError(format!("{}: {e}", self.link.name)))?;
                 return Ok(Thought {
                     mv,
                     eval: eval.unwrap_or(0.0),
@@ -542,6 +294,7 @@ mod tests {
     mod fake {
         use super::*;
         use std::path::PathBuf;
+        use std::sync::{Arc, Mutex};
 
         fn script(name: &str, body: &str) -> PathBuf {
             use std::os::unix::fs::PermissionsExt;
@@ -562,6 +315,7 @@ mod tests {
                 time_factor: 1.0,
                 time_margin: Duration::from_millis(300),
                 untimed_limit: Duration::from_millis(300),
+                settings: Vec::new(),
             }
         }
 
@@ -614,7 +368,7 @@ mod tests {
             // Broken until the next game, which starts it again.
             assert!(e.choose(&GameRecord::default(), &Budget::depth(2)).is_err());
             e.new_game();
-            assert!(e.broken.is_none());
+            assert!(e.link.broken.is_none());
 
             let path = script(
                 "dying.sh",
@@ -665,6 +419,7 @@ mod tests {
             };
             let reports = Arc::new(Mutex::new(Vec::new()));
             let seen = Arc::clone(&reports);
+            let start_limit = opts.start_timeout;
             let e = ExternalEngine::start_reporting(path.to_str().unwrap(), opts, move |w| {
                 seen.lock()
                     .unwrap()
@@ -675,7 +430,7 @@ mod tests {
             let reports = reports.lock().unwrap();
             assert!(!reports.is_empty());
             for (i, (engine, waited, limit)) in reports.iter().enumerate() {
-                assert_eq!((engine.as_str(), *limit), ("slow.sh", opts.start_timeout));
+                assert_eq!((engine.as_str(), *limit), ("slow.sh", start_limit));
                 assert!(i == 0 || *waited >= reports[i - 1].1);
             }
             assert_eq!(e.name(), "slow.sh");

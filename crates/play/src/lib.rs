@@ -18,7 +18,8 @@
 //!   ([`elo`]);
 //! * [`ggf`]: Othello games in GGF, the format of Othello servers and of the NBoard GUI;
 //! * [`nboard`]: the NBoard protocol as an I/O-free session (lines in, replies out);
-//! * [`external`]: an external Othello engine that speaks the NBoard protocol, as an agent.
+//! * [`external`]: an external Othello engine that speaks the NBoard protocol, as an agent;
+//!   [`usi`]: an external shogi engine that speaks USI, as an agent.
 #![deny(missing_docs)]
 
 pub mod agents;
@@ -32,8 +33,10 @@ pub mod nboard;
 pub mod openings;
 pub mod playable;
 pub mod player;
+mod process;
 pub mod record;
 pub mod shogi;
+pub mod usi;
 
 pub use agents::AgentSpec;
 pub use clock::{Budget, Clock, TimeControl, TimeControlError};

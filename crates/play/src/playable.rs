@@ -47,6 +47,8 @@ pub trait Playable: RegisteredGame {
     const RECORD_FORMAT: &'static str = "PGN-like move list";
     /// The player a door means by `engine`: the game's strongest.
     const ENGINE_PRESET: &'static str = "full";
+    /// The protocol of external engines ([`Playable::external`]), if the game has one.
+    const PROTOCOL: Option<&'static str> = None;
 
     /// The start of a game.
     fn start() -> Self;
@@ -147,7 +149,8 @@ pub trait Playable: RegisteredGame {
     }
 
     /// An external engine started by `command` as a player, `report` told while it starts
-    /// (Othello: an NBoard engine); `Err` if it does not start or the game has no protocol.
+    /// (Othello: an NBoard engine; shogi: a USI engine); `Err` if it does not start or the
+    /// game has no protocol here.
     fn external(
         command: &str,
         options: ExternalOptions,
@@ -155,7 +158,7 @@ pub trait Playable: RegisteredGame {
     ) -> Result<Box<dyn Agent<Self>>, AgentError> {
         let _ = (command, options, report);
         Err(AgentError(format!(
-            "external engines speak NBoard, an Othello protocol; {} has none here",
+            "external engines speak NBoard (Othello) or USI (shogi); {} has no protocol here",
             Self::NAME
         )))
     }
@@ -237,6 +240,7 @@ impl Playable for Othello {
     const FORFEIT_MARGIN: i32 = 64;
     const RECORD_FORMAT: &'static str = "GGF";
     const ENGINE_PRESET: &'static str = crate::FAST;
+    const PROTOCOL: Option<&'static str> = Some("NBoard");
 
     fn start() -> Self {
         Othello::START
@@ -352,6 +356,11 @@ impl Playable for Othello {
         options: ExternalOptions,
         report: Box<dyn FnMut(StartWait<'_>) + Send>,
     ) -> Result<Box<dyn Agent<Self>>, AgentError> {
+        if let Some((name, _)) = options.settings.first() {
+            return Err(AgentError(format!(
+                "option '{name}': NBoard engines take no options here"
+            )));
+        }
         Ok(Box::new(ExternalEngine::start_reporting(
             command, options, report,
         )?))
@@ -428,6 +437,7 @@ impl Playable for Shogi {
     const MAX_PLIES: Option<usize> = Some(SHOGI_MAX_PLIES);
     const RECORD_FORMAT: &'static str = "PGN-like move list in USI, the start as an SFEN";
     const ENGINE_PRESET: &'static str = crate::FAST;
+    const PROTOCOL: Option<&'static str> = Some("USI");
 
     fn start() -> Self {
         Shogi::start()
@@ -476,6 +486,19 @@ impl Playable for Shogi {
         }
         spec.refuse_selectivity::<Self>()?;
         Ok(Box::new(ShogiPlayer::new(spec)?))
+    }
+
+    /// A USI engine ([`crate::usi::UsiEngine`]).
+    fn external(
+        command: &str,
+        options: ExternalOptions,
+        report: Box<dyn FnMut(StartWait<'_>) + Send>,
+    ) -> Result<Box<dyn Agent<Self>>, AgentError> {
+        Ok(Box::new(crate::usi::UsiEngine::start(
+            command,
+            options,
+            Some(report),
+        )?))
     }
 
     /// The engine's own principal variation search, or MCTS.

@@ -1,7 +1,8 @@
 //! `prune match`: games between two players of any game (engine configurations, or an
-//! external NBoard engine for Othello) from a set of openings with the sides swapped; wins,
-//! draws, losses, the margin where the game has one, and Elo. One code path for every game:
-//! the play layer's arena ([`prune_play::arena`]) on the game [`with_playable`] hands over.
+//! external engine: NBoard for Othello, USI for shogi) from a set of openings with the sides
+//! swapped; wins, draws, losses, the margin where the game has one, and Elo. One code path
+//! for every game: the play layer's arena ([`prune_play::arena`]) on the game
+//! [`with_playable`] hands over.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -70,8 +71,9 @@ pub struct MatchArgs {
     /// Player B's forward pruning, as `--a-selectivity`.
     #[arg(long, value_name = "LEVEL", default_value = "off")]
     pub b_selectivity: String,
-    /// Player B: an external Othello engine that speaks the NBoard protocol, started with this
-    /// command (a program and its arguments, split on whitespace; no shell).
+    /// Player B: an external engine started with this command (a program and its arguments,
+    /// split on whitespace; no shell): an Othello engine that speaks the NBoard protocol
+    /// (Edax, `prune nboard`), or a shogi engine that speaks USI (YaneuraOu, `prune usi`).
     #[arg(long, value_name = "COMMAND")]
     pub b_engine: Option<String>,
     /// Games to play: each opening twice with the sides swapped (an odd last game is played
@@ -125,6 +127,10 @@ pub struct MatchArgs {
     #[arg(long, value_name = "VERSION", requires = "b_engine",
           value_parser = clap::value_parser!(u32).range(1..=2))]
     pub engine_protocol: Option<u32>,
+    /// An option of the external engine, NAME=VALUE (USI's `setoption`, such as
+    /// `USI_Hash=64` or `Threads=1`); may be given again.
+    #[arg(long, value_name = "NAME=VALUE", requires = "b_engine")]
+    pub engine_option: Vec<String>,
     /// Write every game to this file in the game's record format: GGF for Othello (one game
     /// per line), a PGN-like move list for the others (shogi's moves in USI, its start as an
     /// SFEN).
@@ -292,8 +298,21 @@ impl PlayableVisitor for Match<'_> {
 /// The external engine's options from the command line.
 fn external_options(args: &MatchArgs) -> Result<ExternalOptions, CliError> {
     let defaults = ExternalOptions::default();
+    let settings = args
+        .engine_option
+        .iter()
+        .map(|o| match o.split_once('=') {
+            Some((name, value)) if !name.trim().is_empty() => {
+                Ok((name.trim().to_string(), value.trim().to_string()))
+            }
+            _ => Err(CliError::Usage(format!(
+                "--engine-option '{o}': expected NAME=VALUE"
+            ))),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(ExternalOptions {
         protocol: args.engine_protocol.unwrap_or(defaults.protocol),
+        settings,
         start_timeout: match args.engine_start_timeout {
             Some(s) => seconds("--engine-start-timeout", s)?,
             None => defaults.start_timeout,

@@ -178,7 +178,7 @@ pub(super) fn print_match<G: Playable>(
 ) {
     let [first, second] = sides::<G>();
     let b_what = match info.b_engine {
-        Some(command) => format!("NBoard engine '{command}'"),
+        Some(command) => format!("{} engine '{command}'", G::PROTOCOL.unwrap_or("external")),
         None => algorithms[1].to_string(),
     };
     println!(

@@ -22,7 +22,13 @@ use prune_connect4::ThreatEval;
 use prune_games::{LineEval, TicTacToe};
 use prune_othello::endgame::EndgameSolver;
 use prune_othello::{Ordered, OthelloEval, Position, StaticOrdering};
+use prune_play::agents::{MctsAgent, SearchAgent};
+use prune_play::arena;
 use prune_play::elo::{signed, EloEstimate};
+use prune_play::openings::pick;
+use prune_play::playable::distinct_openings;
+use prune_play::{AgentSpec, GameRecord, Playable, TimeControl, MCTS};
+use prune_registry::RegisteredGame;
 use prune_search::mcts::{Mcts, MctsConfig, MctsLimits, Playout, Proof};
 use prune_search::rng::{Rng, XorShift64};
 use prune_search::{Algorithm, Engine, Evaluator, Game, Preset, Score, SearchLimits};
@@ -140,66 +146,14 @@ const PAIRINGS: [Pairing; 6] = [
     },
 ];
 
-/// The distinct positions (by hash) `plies` plies from `root` that are not over, `count` of
-/// them spread evenly over the list in generation order.
-fn openings<G: Game>(root: &G, plies: u32, count: usize) -> Vec<G> {
-    let mut level = vec![root.clone()];
-    for _ in 0..plies {
-        let mut seen = std::collections::HashSet::new();
-        level = level
-            .iter()
-            .flat_map(|g| g.legal_moves().into_iter().map(move |m| g.play(m)))
-            .filter(|g| g.outcome().is_none() && seen.insert(g.hash()))
-            .collect();
-    }
-    let n = level.len();
-    (0..count.min(n))
-        .map(|i| level[i * n / count.min(n)].clone())
+/// `count` of the distinct unfinished positions `plies` plies after `root` (the play layer's
+/// openings), spread over them in their order.
+fn openings<G: RegisteredGame>(root: &G, plies: u32, count: usize) -> Vec<G> {
+    let all = distinct_openings(root.clone(), plies);
+    pick(&all, count.min(all.len()), None)
+        .into_iter()
+        .map(|line| line.current().clone())
         .collect()
-}
-
-/// A player of the matches.
-enum Player<G: Game> {
-    Mcts(Box<Mcts<G>>),
-    AlphaBeta(Box<Engine<G>>),
-}
-
-impl<G: Game> Player<G> {
-    fn new(mcts: Option<Playout>) -> Player<G> {
-        match mcts {
-            Some(playout) => Player::Mcts(Box::new(
-                Mcts::new(MctsConfig {
-                    playout,
-                    ..MctsConfig::default()
-                })
-                .expect("a valid configuration"),
-            )),
-            None => {
-                let config = Preset::find(PRESET)
-                    .and_then(|p| p.config(Algorithm::NegaScout))
-                    .expect("the preset exists");
-                Player::AlphaBeta(Box::new(Engine::new(config).expect("a valid preset")))
-            }
-        }
-    }
-
-    /// The move for `game` within `time`, and the work done (playouts or nodes).
-    fn choose<E: Evaluator<G>>(&mut self, game: &G, eval: &E, time: Duration) -> (G::Move, u64) {
-        let fallback = game.legal_moves()[0];
-        match self {
-            Player::Mcts(search) => {
-                let r = search.search(game, eval, &MctsLimits::time(time), None);
-                (r.best_move.unwrap_or(fallback), r.playouts)
-            }
-            Player::AlphaBeta(engine) => {
-                let limits = SearchLimits::time(time);
-                match engine.search(game, eval, &limits) {
-                    Ok(r) => (r.best_move.unwrap_or(fallback), r.stats.total.nodes),
-                    Err(_) => (fallback, 0),
-                }
-            }
-        }
-    }
 }
 
 /// One game from `opening`: MCTS's score (1, ½, 0), its playouts and moves, alpha-beta's nodes
@@ -213,45 +167,46 @@ struct GameResult {
     ab_moves: u64,
 }
 
-fn play_game<G: Game, E: Evaluator<G>>(
+/// One game in the play layer's arena at `time` per move: MCTS with `playout` against the
+/// generic search's [`PRESET`], both with `eval`, on one thread, no endgame solver.
+fn play_game<G: Playable, E: Evaluator<G> + Clone>(
     opening: &G,
     eval: &E,
     playout: Playout,
     time: Duration,
     mcts_first: bool,
 ) -> GameResult {
-    let mut players: [Player<G>; 2] = if mcts_first {
-        [Player::new(Some(playout)), Player::new(None)]
+    let mut spec = AgentSpec::new(MCTS);
+    spec.mcts = MctsConfig {
+        playout,
+        ..MctsConfig::default()
+    };
+    let mut mcts = MctsAgent::new(&spec, eval.clone()).expect("a valid configuration");
+    let mut ab =
+        SearchAgent::new(&AgentSpec::new(PRESET), eval.clone()).expect("the preset exists");
+    let start = GameRecord::new(opening.clone());
+    let control = TimeControl::PerMove(time);
+    let game = if mcts_first {
+        arena::play_game(&mut mcts, &mut ab, &start, control)
     } else {
-        [Player::new(None), Player::new(Some(playout))]
+        arena::play_game(&mut ab, &mut mcts, &start, control)
     };
-    let mut game = opening.clone();
-    let mut r = GameResult::default();
-    let mut turn = 0;
-    let score = loop {
-        if let Some(score) = game.outcome() {
-            break score;
-        }
-        let (mv, work) = players[turn].choose(&game, eval, time);
-        if matches!(players[turn], Player::Mcts(_)) {
-            r.playouts += work;
-            r.mcts_moves += 1;
-        } else {
-            r.nodes += work;
-            r.ab_moves += 1;
-        }
-        game = game.play(mv);
-        turn = 1 - turn;
-    };
-    // `score` is for the side to move, `turn`; MCTS is side 0 when it moved first.
-    let mcts_side = if mcts_first { 0 } else { 1 };
-    let for_mover = Proof::of(score).reward();
-    r.mcts_score = if turn == mcts_side {
-        for_mover
+    let (m, a, margin) = if mcts_first {
+        (game.first, game.second, game.first_margin())
     } else {
-        1.0 - for_mover
+        (game.second, game.first, -game.first_margin())
     };
-    r
+    GameResult {
+        mcts_score: match margin.signum() {
+            1 => 1.0,
+            0 => 0.5,
+            _ => 0.0,
+        },
+        playouts: m.nodes,
+        mcts_moves: u64::from(m.moves),
+        nodes: a.nodes,
+        ab_moves: u64::from(a.moves),
+    }
 }
 
 /// A match task: a pairing, a time and an opening, played with both colours (or once).
@@ -267,7 +222,7 @@ struct MatchTask {
 
 /// The `i`-th of `pairs` openings spread over the distinct positions `plies` deep (round
 /// again if there are fewer).
-fn opening<G: Game>(root: &G, plies: u32, pairs: usize, i: usize) -> G {
+fn opening<G: RegisteredGame>(root: &G, plies: u32, pairs: usize, i: usize) -> G {
     let list = openings(root, plies, pairs);
     list[i % list.len()].clone()
 }
