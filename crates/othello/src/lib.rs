@@ -32,6 +32,7 @@ mod board;
 pub mod check;
 pub mod endgame;
 pub mod eval;
+mod kernel;
 pub mod midgame;
 pub mod notation;
 pub mod obf;

@@ -4,7 +4,8 @@
 //! Counting follows the usual convention: a pass is a ply, and a game that ends before the
 //! depth is reached counts as one leaf.
 
-use crate::endgame::{count_leaves, Isa};
+use crate::endgame::count_leaves;
+use crate::kernel::Isa;
 use crate::position::Position;
 
 /// The number of leaves `depth` plies from the start position, indexed by depth (0 to 11).

@@ -169,6 +169,9 @@ pub struct Budget {
     pub solve_empties: Option<u32>,
     /// The nodes the search may visit (`None`: no limit).
     pub nodes: Option<u64>,
+    /// Whether time this move does not spend is kept for later moves (a clock), rather than
+    /// lost (a time per move, byoyomi): a search may then stop early, between iterations.
+    pub time_carries: bool,
 }
 
 impl Budget {
@@ -183,6 +186,7 @@ impl Budget {
             depth: Some(depth),
             solve_empties: Some((depth + Self::DEPTH_SOLVE_EXTRA).min(20)),
             nodes: None,
+            time_carries: false,
         }
     }
 
@@ -195,6 +199,7 @@ impl Budget {
             depth: None,
             solve_empties: Some(8 + Self::DEPTH_SOLVE_EXTRA),
             nodes: Some(nodes),
+            time_carries: false,
         }
     }
 
@@ -206,6 +211,7 @@ impl Budget {
             depth: None,
             solve_empties: None,
             nodes: None,
+            time_carries: false,
         }
     }
 }
@@ -276,7 +282,11 @@ impl Clock {
                 let margin = (byoyomi / 10).min(CLOCK_RESERVE);
                 let time =
                     (usable / moves_left + byoyomi.saturating_sub(margin)).max(MIN_MOVE_TIME);
-                Budget::time(time)
+                Budget {
+                    // Once the main time is (nearly) gone, what a move leaves is lost.
+                    time_carries: usable > byoyomi,
+                    ..Budget::time(time)
+                }
             }
             TimeControl::Clock { increment, .. } => {
                 let usable = self.remaining.saturating_sub(CLOCK_RESERVE);
@@ -290,6 +300,7 @@ impl Clock {
                     depth: None,
                     solve_empties: None,
                     nodes: None,
+                    time_carries: true,
                 }
             }
         }

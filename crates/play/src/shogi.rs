@@ -56,7 +56,9 @@ impl Agent<Position> for ShogiPlayer {
         self.engine.clear();
     }
 
-    /// The budget's time is a hard limit; no new iteration starts after half of it.
+    /// The budget's time is a hard limit; on a clock that keeps what a move saves, no new
+    /// iteration starts after half of it (time per move and byoyomi are used to the end, as
+    /// `prune usi` uses byoyomi).
     fn choose(
         &mut self,
         game: &GameRecord<Position>,
@@ -72,7 +74,9 @@ impl Agent<Position> for ShogiPlayer {
             depth: budget.depth,
             nodes: budget.nodes,
             hard_time: budget.time,
-            soft_time: budget.time.map(|t| t / 2),
+            soft_time: budget
+                .time
+                .map(|t| if budget.time_carries { t / 2 } else { t }),
         };
         let r = self
             .engine

@@ -37,8 +37,8 @@
 //! exact search takes only their best moves; its value centres the exact search's window.
 //!
 //! The node functions are compiled once per instruction set, the best one the CPU has picked
-//! at run time (see [`Isa`] and the `isa` submodule: hardware bit counts and scans, AVX2 flips
-//! and moves, prefetched table entries).
+//! at run time (see [`Isa`] and the crate's `kernel` module, shared with the midgame search and
+//! perft: hardware bit counts and scans, AVX2 flips and moves, prefetched table entries).
 //!
 //! The code, one file each: this API and the solve's driver; `search` (the node loop of the
 //! ordered search); `parallel` (YBWC, PV splitting and Lazy SMP); `shallow` (the leaf search
@@ -52,15 +52,14 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use prune_search::{ConfigError, Counters, Parallel, TableAllocError, TranspositionTable};
 
-pub(crate) mod isa;
 mod moves;
 mod ordering;
 mod parallel;
-mod search;
-mod shallow;
+pub(crate) mod search;
+pub(crate) mod shallow;
 
-pub use isa::Isa;
-use isa::{with_kernel, Kernel};
+pub use crate::kernel::Isa;
+use crate::kernel::{with_kernel, Kernel};
 pub use parallel::{EAGER_SPLIT_EMPTIES, EAGER_THREADS, SPLIT_EMPTIES};
 
 use parallel::{NearTables, Split, Threads};
@@ -423,7 +422,7 @@ pub fn count_leaves(isa: Isa, board: &Board, depth: u32) -> u64 {
 ///
 /// Reached through [`Kernel::perft`], which compiles it for the kernel `k`.
 #[inline(always)]
-fn perft_node<K: Kernel>(k: K, p: u64, o: u64, depth: u32) -> u64 {
+pub(crate) fn perft_node<K: Kernel>(k: K, p: u64, o: u64, depth: u32) -> u64 {
     let moves = k.moves(p, o);
     if moves == 0 {
         // The game is over, or the pass is the one move at the last ply.
@@ -592,7 +591,7 @@ mod tests {
             let shared = solver.shared(Split::Never, 0, true);
             let mut c = Counters::default();
             let mut best = None;
-            let k = isa::Portable;
+            let k = crate::kernel::Portable;
             k.pvs(
                 &shared,
                 &mut c,

@@ -181,9 +181,9 @@ impl MoveList {
 
 #[cfg(test)]
 mod tests {
-    use super::super::isa::Portable;
     use super::*;
     use crate::bitboard::{flips_at, legal_moves};
+    use crate::kernel::Portable;
     use crate::obf::parse_obf;
     use prune_search::rng::{Rng, XorShift64};
 

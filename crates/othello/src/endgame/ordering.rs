@@ -6,8 +6,8 @@
 
 use super::moves::{KeyedMove, MoveList};
 use super::search::Shared;
-use super::Kernel;
 use crate::bitboard::{neighbours, odd_regions, CORNERS};
+use crate::kernel::Kernel;
 use crate::{Board, HandEval, OthelloEval, PatternEval};
 
 /// From this many empties up, the ordering key also counts the evaluation of each move's
@@ -278,9 +278,9 @@ fn best_reply<K: Kernel>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::isa::Portable;
     use super::*;
     use crate::bitboard::{legal_moves, random_game};
+    use crate::kernel::Portable;
     use prune_search::rng::{Rng, XorShift64};
 
     /// Each key is the fastest-first key plus the evaluation looked ahead as far as the node's

@@ -9,7 +9,8 @@ use rayon::prelude::*;
 
 use super::moves::{MoveList, Placement};
 use super::search::{stopped, Abort, Root, Shared};
-use super::{Kernel, SolverError, NEAR_TABLE_BYTES};
+use super::{SolverError, NEAR_TABLE_BYTES};
+use crate::kernel::Kernel;
 use crate::table::EndgameTable;
 use crate::Move;
 

@@ -11,7 +11,8 @@ use super::moves::{MoveList, Placement, Stack, MAX_MOVES};
 use super::ordering::EVAL_ORDER_EMPTIES;
 use super::parallel::{NearTables, Split};
 use super::shallow::{final_score, parity, stability_cutoff};
-use super::{CountCutoff, Kernel, ORDERED_EMPTIES};
+use super::{CountCutoff, ORDERED_EMPTIES};
+use crate::kernel::Kernel;
 use crate::midgame::leaf::Leaf;
 use crate::midgame::search::Mid;
 use crate::table::EndgameTable;
@@ -123,7 +124,7 @@ impl Shared<'_> {
     /// Reached through [`Kernel::pvs`], which compiles it for the kernel `k`.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    pub(super) fn node<K: Kernel>(
+    pub(crate) fn node<K: Kernel>(
         &self,
         k: K,
         c: &mut Counters,

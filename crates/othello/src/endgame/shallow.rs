@@ -6,8 +6,9 @@
 use prune_search::Counters;
 
 use super::ordering::X_AND_C_SQUARES;
-use super::{CountCutoff, Kernel};
+use super::CountCutoff;
 use crate::bitboard::{count_last_flip, neighbours, CORNERS, QUADRANTS};
+use crate::kernel::Kernel;
 use crate::stability::stable_count_at_least;
 use crate::Board;
 
@@ -88,7 +89,7 @@ const NEIGHBOURS: [u64; 64] = {
 /// Reached through [`Kernel::shallow`], which compiles it for the kernel `k`.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-pub(super) fn shallow_node<K: Kernel>(
+pub(crate) fn shallow_node<K: Kernel>(
     k: K,
     c: &mut Counters,
     p: u64,

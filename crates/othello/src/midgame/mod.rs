@@ -27,9 +27,8 @@ use prune_search::{
     SearchStats, TableAllocError, TranspositionTable,
 };
 
-use crate::endgame::isa::{with_kernel, Kernel};
-use crate::endgame::Isa;
 use crate::eval::HandEval;
+use crate::kernel::{with_kernel, Isa, Kernel};
 use crate::{Move, OthelloEval, Position, Square};
 
 pub(crate) mod leaf;

@@ -14,8 +14,8 @@ use prune_search::{Counters, Score, TranspositionTable};
 use super::leaf::Leaf;
 use super::probcut::{self, ProbCutParams};
 use crate::bitboard::CORNERS;
-use crate::endgame::isa::Kernel;
 use crate::endgame::CountCutoff;
+use crate::kernel::Kernel;
 use crate::{Board, Move, Square};
 
 /// From this depth up, nodes use the transposition table (below, a probe costs more than it

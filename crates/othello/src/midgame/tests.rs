@@ -202,7 +202,7 @@ fn positions_the_cheap_hash_confuses_have_different_keys() {
 /// tests as the solver shares it.
 #[test]
 fn the_null_window_test_agrees_with_the_generic_value() {
-    use crate::endgame::isa::Portable;
+    use crate::kernel::Portable;
     let eval = OthelloEval::default();
     let OthelloEval::Pattern(patterns) = &eval else {
         unreachable!("the default evaluation is the trained patterns")

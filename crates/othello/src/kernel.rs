@@ -1,5 +1,5 @@
-//! The solver's node functions compiled once per instruction set, the best one the CPU has
-//! picked at run time.
+//! The kernel of Othello's engines: the node functions of the exact solver, the midgame search
+//! and perft compiled once per instruction set, the best one the CPU has picked at run time.
 //!
 //! The node functions ([`Shared::node`], [`shallow_node`]) are written once, generic over a
 //! [`Kernel`], and marked `#[inline(always)]`: each kernel's recursion entry points inline
@@ -16,10 +16,10 @@
 
 use prune_search::Counters;
 
-use super::perft_node;
-use super::search::{Abort, Root, Shared};
-use super::shallow::shallow_node;
 use crate::bitboard;
+use crate::endgame::perft_node;
+use crate::endgame::search::{Abort, Root, Shared};
+use crate::endgame::shallow::shallow_node;
 use crate::midgame::leaf::Leaf;
 use crate::midgame::search::Mid;
 
@@ -70,54 +70,87 @@ impl prune_search::Named for Isa {
 
 prune_search::named!(Isa);
 
+/// Calls `$then!` with the recursion entry points of the node functions, each written once:
+/// its name, generic parameter, arguments, result, and the call of the node function with the
+/// kernel `k`. Every kernel compiles each of them with its own target features (the trait's
+/// declarations, [`Portable`]'s methods, the x86-64-v3 functions and methods are all
+/// expanded from this one list).
+macro_rules! entry_points {
+    ($then:ident) => {
+        $then! {
+            /// [`Shared::node`] compiled for this kernel.
+            fn pvs[](
+                shared: &Shared<'_>,
+                c: &mut Counters,
+                abort: Option<&Abort<'_>>,
+                p: u64,
+                o: u64,
+                alpha: i32,
+                beta: i32,
+                pv_node: bool,
+                root: Root<'_>
+            ) -> i32 = |k| shared.node(k, c, abort, p, o, alpha, beta, pv_node, root);
+
+            /// [`shallow_node`] compiled for this kernel.
+            fn shallow[](
+                c: &mut Counters,
+                p: u64,
+                o: u64,
+                alpha: i32,
+                beta: i32,
+                empties: u32,
+                parity: u32
+            ) -> i32 = |k| shallow_node(k, c, p, o, alpha, beta, empties, parity);
+
+            /// [`perft_node`] compiled for this kernel.
+            fn perft[](p: u64, o: u64, depth: u32) -> u64 = |k| perft_node(k, p, o, depth);
+
+            /// [`Mid::node`] (the midgame search's node) compiled for this kernel.
+            fn mid[L: Leaf](
+                m: &mut Mid<'_, L>,
+                p: u64,
+                o: u64,
+                s: &L::State,
+                us: bool,
+                depth: u32,
+                alpha: i32,
+                beta: i32,
+                pv: bool
+            ) -> i32 = |k| m.node(k, p, o, s, us, depth, alpha, beta, pv);
+        }
+    };
+}
+
+/// The entry points as the trait's declarations.
+macro_rules! declare_entries {
+    ($($(#[$doc:meta])* fn $name:ident [$($g:ident: $bound:path)?]
+        ($($arg:ident: $ty:ty),*) -> $ret:ty = |$k:ident| $body:expr;)*) => {
+        $(
+            $(#[$doc])*
+            #[allow(clippy::too_many_arguments)]
+            fn $name$(<$g: $bound>)?(self, $($arg: $ty),*) -> $ret;
+        )*
+    };
+}
+
+/// The entry points as the portable kernel's methods: the node functions compiled for the
+/// build's target.
+macro_rules! portable_entries {
+    ($($(#[$doc:meta])* fn $name:ident [$($g:ident: $bound:path)?]
+        ($($arg:ident: $ty:ty),*) -> $ret:ty = |$k:ident| $body:expr;)*) => {
+        $(
+            fn $name$(<$g: $bound>)?(self, $($arg: $ty),*) -> $ret {
+                let $k = self;
+                $body
+            }
+        )*
+    };
+}
+
 /// One compilation of the node functions: the recursion entry points and the bit operations
 /// whose best form depends on the instruction set.
 pub(crate) trait Kernel: Copy + Send + Sync {
-    /// [`Shared::node`] compiled for this kernel.
-    #[allow(clippy::too_many_arguments)]
-    fn pvs(
-        self,
-        shared: &Shared<'_>,
-        c: &mut Counters,
-        abort: Option<&Abort<'_>>,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        beta: i32,
-        pv_node: bool,
-        root: Root<'_>,
-    ) -> i32;
-
-    /// [`shallow_node`] compiled for this kernel.
-    #[allow(clippy::too_many_arguments)]
-    fn shallow(
-        self,
-        c: &mut Counters,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        beta: i32,
-        empties: u32,
-        parity: u32,
-    ) -> i32;
-
-    /// [`perft_node`] compiled for this kernel.
-    fn perft(self, p: u64, o: u64, depth: u32) -> u64;
-
-    /// [`Mid::node`] (the midgame search's node) compiled for this kernel.
-    #[allow(clippy::too_many_arguments)]
-    fn mid<L: Leaf>(
-        self,
-        m: &mut Mid<'_, L>,
-        p: u64,
-        o: u64,
-        s: &L::State,
-        us: bool,
-        depth: u32,
-        alpha: i32,
-        beta: i32,
-        pv: bool,
-    ) -> i32;
+    entry_points!(declare_entries);
 
     /// The discs a move on `sq` flips (see [`bitboard::flips_at`]).
     fn flips(self, sq: u32, p: u64, o: u64) -> u64;
@@ -139,52 +172,7 @@ pub(crate) trait Kernel: Copy + Send + Sync {
 pub(crate) struct Portable;
 
 impl Kernel for Portable {
-    fn pvs(
-        self,
-        shared: &Shared<'_>,
-        c: &mut Counters,
-        abort: Option<&Abort<'_>>,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        beta: i32,
-        pv_node: bool,
-        root: Root<'_>,
-    ) -> i32 {
-        shared.node(self, c, abort, p, o, alpha, beta, pv_node, root)
-    }
-
-    fn shallow(
-        self,
-        c: &mut Counters,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        beta: i32,
-        empties: u32,
-        parity: u32,
-    ) -> i32 {
-        shallow_node(self, c, p, o, alpha, beta, empties, parity)
-    }
-
-    fn perft(self, p: u64, o: u64, depth: u32) -> u64 {
-        perft_node(self, p, o, depth)
-    }
-
-    fn mid<L: Leaf>(
-        self,
-        m: &mut Mid<'_, L>,
-        p: u64,
-        o: u64,
-        s: &L::State,
-        us: bool,
-        depth: u32,
-        alpha: i32,
-        beta: i32,
-        pv: bool,
-    ) -> i32 {
-        m.node(self, p, o, s, us, depth, alpha, beta, pv)
-    }
+    entry_points!(portable_entries);
 
     #[inline(always)]
     fn flips(self, sq: u32, p: u64, o: u64) -> u64 {
@@ -207,20 +195,20 @@ impl Kernel for Portable {
 macro_rules! with_kernel {
     ($isa:expr, $k:ident => $body:expr) => {{
         #[cfg(target_arch = "x86_64")]
-        let v3 = if $isa == $crate::endgame::Isa::X86_64V3 {
-            $crate::endgame::isa::X86V3::detect()
+        let v3 = if $isa == $crate::kernel::Isa::X86_64V3 {
+            $crate::kernel::X86V3::detect()
         } else {
             None
         };
         #[cfg(not(target_arch = "x86_64"))]
-        let v3: Option<$crate::endgame::isa::Portable> = {
+        let v3: Option<$crate::kernel::Portable> = {
             let _ = $isa;
             None
         };
         match v3 {
             Some($k) => $body,
             None => {
-                let $k = $crate::endgame::isa::Portable;
+                let $k = $crate::kernel::Portable;
                 $body
             }
         }
@@ -239,6 +227,35 @@ mod x86 {
 
     use super::*;
 
+    /// The entry points as functions compiled with the x86-64-v3 features.
+    macro_rules! x86_functions {
+        ($($(#[$doc:meta])* fn $name:ident [$($g:ident: $bound:path)?]
+            ($($arg:ident: $ty:ty),*) -> $ret:ty = |$k:ident| $body:expr;)*) => {
+            $(
+                #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+                #[allow(clippy::too_many_arguments)]
+                unsafe fn $name$(<$g: $bound>)?($k: X86V3, $($arg: $ty),*) -> $ret {
+                    $body
+                }
+            )*
+        };
+    }
+
+    /// The entry points as the x86-64-v3 kernel's methods, which call those functions.
+    macro_rules! x86_entries {
+        ($($(#[$doc:meta])* fn $name:ident [$($g:ident: $bound:path)?]
+            ($($arg:ident: $ty:ty),*) -> $ret:ty = |$k:ident| $body:expr;)*) => {
+            $(
+                #[inline(always)]
+                fn $name$(<$g: $bound>)?(self, $($arg: $ty),*) -> $ret {
+                    // SAFETY: `self` exists, so `detect` found every feature the function is
+                    // compiled with.
+                    unsafe { $name(self, $($arg),*) }
+                }
+            )*
+        };
+    }
+
     /// The x86-64-v3 kernel. Its only constructor checks the CPU: a value of this type proves
     /// that the target features of the functions below are present.
     #[derive(Clone, Copy)]
@@ -256,125 +273,20 @@ mod x86 {
         }
     }
 
-    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn pvs(
-        k: X86V3,
-        shared: &Shared<'_>,
-        c: &mut Counters,
-        abort: Option<&Abort<'_>>,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        beta: i32,
-        pv_node: bool,
-        root: Root<'_>,
-    ) -> i32 {
-        shared.node(k, c, abort, p, o, alpha, beta, pv_node, root)
-    }
-
-    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn shallow(
-        k: X86V3,
-        c: &mut Counters,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        beta: i32,
-        empties: u32,
-        parity: u32,
-    ) -> i32 {
-        shallow_node(k, c, p, o, alpha, beta, empties, parity)
-    }
-
-    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-    unsafe fn perft(k: X86V3, p: u64, o: u64, depth: u32) -> u64 {
-        perft_node(k, p, o, depth)
-    }
-
-    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn mid<L: Leaf>(
-        k: X86V3,
-        m: &mut Mid<'_, L>,
-        p: u64,
-        o: u64,
-        s: &L::State,
-        us: bool,
-        depth: u32,
-        alpha: i32,
-        beta: i32,
-        pv: bool,
-    ) -> i32 {
-        m.node(k, p, o, s, us, depth, alpha, beta, pv)
-    }
+    entry_points!(x86_functions);
 
     impl Kernel for X86V3 {
-        #[inline(always)]
-        fn pvs(
-            self,
-            shared: &Shared<'_>,
-            c: &mut Counters,
-            abort: Option<&Abort<'_>>,
-            p: u64,
-            o: u64,
-            alpha: i32,
-            beta: i32,
-            pv_node: bool,
-            root: Root<'_>,
-        ) -> i32 {
-            // SAFETY: `self` exists, so `detect` found every feature `pvs` is compiled with.
-            unsafe { pvs(self, shared, c, abort, p, o, alpha, beta, pv_node, root) }
-        }
-
-        #[inline(always)]
-        fn shallow(
-            self,
-            c: &mut Counters,
-            p: u64,
-            o: u64,
-            alpha: i32,
-            beta: i32,
-            empties: u32,
-            parity: u32,
-        ) -> i32 {
-            // SAFETY: as for `pvs`.
-            unsafe { shallow(self, c, p, o, alpha, beta, empties, parity) }
-        }
-
-        #[inline(always)]
-        fn perft(self, p: u64, o: u64, depth: u32) -> u64 {
-            // SAFETY: as for `pvs`.
-            unsafe { perft(self, p, o, depth) }
-        }
-
-        #[inline(always)]
-        fn mid<L: Leaf>(
-            self,
-            m: &mut Mid<'_, L>,
-            p: u64,
-            o: u64,
-            s: &L::State,
-            us: bool,
-            depth: u32,
-            alpha: i32,
-            beta: i32,
-            pv: bool,
-        ) -> i32 {
-            // SAFETY: as for `pvs`.
-            unsafe { mid(self, m, p, o, s, us, depth, alpha, beta, pv) }
-        }
+        entry_points!(x86_entries);
 
         #[inline(always)]
         fn flips(self, sq: u32, p: u64, o: u64) -> u64 {
-            // SAFETY: as for `pvs`.
+            // SAFETY: `self` exists, so `detect` found every feature this is compiled with.
             unsafe { flips_avx2(sq, p, o) }
         }
 
         #[inline(always)]
         fn moves(self, p: u64, o: u64) -> u64 {
-            // SAFETY: as for `pvs`.
+            // SAFETY: as for `flips`.
             unsafe { moves_avx2(p, o) }
         }
 
