@@ -102,6 +102,7 @@ pub fn result_json<M: Display>(
     engine: &SearchEngine,
     limits: &SearchLimits,
     r: &SearchResult<M>,
+    score_text: &str,
 ) -> Value {
     let mut stats = counters_json(&r.stats.total);
     stats["time_ms"] = json!(millis(r.stats.time));
@@ -152,7 +153,7 @@ pub fn result_json<M: Display>(
             "time_ms": limits.time.map(millis),
         },
         "score": r.score,
-        "score_text": r.score.to_string(),
+        "score_text": score_text,
         "best_move": r.best_move.as_ref().map(ToString::to_string),
         "pv": line(&r.pv),
         "depth": r.depth,
@@ -180,6 +181,7 @@ pub fn print_result<M: Display>(
     engine: &SearchEngine,
     limits: &SearchLimits,
     r: &SearchResult<M>,
+    score_text: &str,
 ) {
     let search = match engine {
         SearchEngine::Generic(config) => describe(config),
@@ -217,7 +219,7 @@ pub fn print_result<M: Display>(
         ("game", game.to_string()),
         ("search", search),
         ("limit", limit),
-        ("score", r.score.to_string()),
+        ("score", score_text.to_string()),
         ("best move", best),
         ("principal variation", line(&r.pv).join(" ")),
         ("depth reached", r.depth.to_string()),

@@ -7,8 +7,8 @@ use prune_othello::midgame::{MidgameSearch, Selectivity};
 use prune_othello::{Position, StaticOrdering};
 use prune_search::mcts::{MctsConfig, MctsLimits};
 use prune_search::{
-    Algorithm, ConfigError, Engine, Evaluator, FailMode, Game, Iteration, Named, ProbCut,
-    SearchConfig, SearchLimits, SearchResult,
+    Algorithm, ConfigError, Engine, Evaluator, FailMode, Iteration, Named, ProbCut, SearchConfig,
+    SearchLimits, SearchResult,
 };
 
 use crate::config_args::{ConfigArgs, ParallelArgs};
@@ -403,7 +403,7 @@ impl GameVisitor for SearchCommand<'_> {
 }
 
 /// Searches `game` and prints the result.
-pub fn run_game<G: Game, E: Evaluator<G>>(
+pub fn run_game<G: RegisteredGame, E: Evaluator<G>>(
     args: &SearchArgs,
     game: &G,
     eval: &E,
@@ -425,7 +425,14 @@ pub fn run_game<G: Game, E: Evaluator<G>>(
     let result = engine
         .search_observed(game, eval, &limits, &mut observe)
         .map_err(|e| CliError::Usage(e.to_string()))?;
-    report(args, &SearchEngine::Generic(&config), &limits, &result);
+    let text = G::score_text(result.score);
+    report(
+        args,
+        &SearchEngine::Generic(&config),
+        &limits,
+        &result,
+        &text,
+    );
     Ok(())
 }
 
@@ -435,15 +442,16 @@ fn report<M: std::fmt::Display>(
     engine: &SearchEngine,
     limits: &SearchLimits,
     result: &SearchResult<M>,
+    score_text: &str,
 ) {
     if args.json {
-        let json = result_json(&args.game, engine, limits, result);
+        let json = result_json(&args.game, engine, limits, result, score_text);
         println!(
             "{}",
             serde_json::to_string_pretty(&json).expect("JSON of plain data")
         );
     } else {
-        print_result(&args.game, engine, limits, result);
+        print_result(&args.game, engine, limits, result, score_text);
     }
 }
 
@@ -496,6 +504,7 @@ fn run_fast(args: &SearchArgs) -> Result<(), CliError> {
         algorithm: Algorithm::NegaScout.name(),
         enhancements: &enhancements,
     };
-    report(args, &engine, &limits, &result);
+    let text = <Position as RegisteredGame>::score_text(result.score);
+    report(args, &engine, &limits, &result, &text);
     Ok(())
 }

@@ -375,8 +375,11 @@ fn othello_searches_with_the_fast_engine_unless_the_search_is_configured() {
         "--json",
     ]);
     assert_eq!(generic["engine"], "generic");
-    // The same tree: the same value at a fixed depth.
+    // The same tree: the same value at a fixed depth, read in discs by both.
     assert_eq!(fast["score"], generic["score"]);
+    assert_eq!(fast["score_text"], generic["score_text"]);
+    let text = fast["score_text"].as_str().unwrap();
+    assert!(text.ends_with(" discs"), "{text}");
     assert_eq!(fast["pv"].as_array().unwrap().len(), 6);
     let selective = json(&[
         "search",

@@ -70,6 +70,47 @@ impl prune_search::Named for Isa {
 
 prune_search::named!(Isa);
 
+/// A move as the node functions play it: the square (0-63) of the placed disc and the discs
+/// it flips.
+#[derive(Clone, Copy)]
+pub(crate) struct Placement {
+    /// The square of the placed disc.
+    pub(crate) square: u32,
+    /// The discs it flips.
+    pub(crate) flips: u64,
+}
+
+impl Placement {
+    /// The position after the move from `(p, o)`, from the opponent's view (who moves next).
+    #[inline(always)]
+    pub(crate) fn after(self, p: u64, o: u64) -> (u64, u64) {
+        (o & !self.flips, p | self.flips | (1u64 << self.square))
+    }
+}
+
+/// An entry of a node's move list, in the exact solver's lists and the midgame search's
+/// alike: the move and its ordering key (each list says which way it sorts).
+#[derive(Clone, Copy, Default)]
+pub(crate) struct ListedMove {
+    /// The square (0-63) of the placed disc.
+    pub(crate) square: u32,
+    /// Where it comes in its list's order.
+    pub(crate) key: i32,
+    /// The discs it flips.
+    pub(crate) flips: u64,
+}
+
+impl ListedMove {
+    /// The move without its key.
+    #[inline(always)]
+    pub(crate) fn placement(self) -> Placement {
+        Placement {
+            square: self.square,
+            flips: self.flips,
+        }
+    }
+}
+
 /// Calls `$then!` with the recursion entry points of the node functions, each written once:
 /// its name, generic parameter, arguments, result, and the call of the node function with the
 /// kernel `k`. Every kernel compiles each of them with its own target features (the trait's

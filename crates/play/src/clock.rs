@@ -172,6 +172,20 @@ pub struct Budget {
     /// Whether time this move does not spend is kept for later moves (a clock), rather than
     /// lost (a time per move, byoyomi): a search may then stop early, between iterations.
     pub time_carries: bool,
+    /// The side's clock as it stands, under a clock or byoyomi control: what an external
+    /// engine that manages its own time is told (USI's `btime`, `byoyomi`, `binc`).
+    pub clock: Option<ClockView>,
+}
+
+/// A side's clock before a move, as a protocol tells it to an engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockView {
+    /// The main time left.
+    pub remaining: Duration,
+    /// The time added after each move.
+    pub increment: Duration,
+    /// The time of each move once the main time is spent.
+    pub byoyomi: Duration,
 }
 
 impl Budget {
@@ -187,6 +201,7 @@ impl Budget {
             solve_empties: Some((depth + Self::DEPTH_SOLVE_EXTRA).min(20)),
             nodes: None,
             time_carries: false,
+            clock: None,
         }
     }
 
@@ -200,6 +215,7 @@ impl Budget {
             solve_empties: Some(8 + Self::DEPTH_SOLVE_EXTRA),
             nodes: Some(nodes),
             time_carries: false,
+            clock: None,
         }
     }
 
@@ -212,6 +228,7 @@ impl Budget {
             solve_empties: None,
             nodes: None,
             time_carries: false,
+            clock: None,
         }
     }
 }
@@ -285,6 +302,11 @@ impl Clock {
                 Budget {
                     // Once the main time is (nearly) gone, what a move leaves is lost.
                     time_carries: usable > byoyomi,
+                    clock: Some(ClockView {
+                        remaining: self.remaining,
+                        increment: Duration::ZERO,
+                        byoyomi,
+                    }),
                     ..Budget::time(time)
                 }
             }
@@ -301,6 +323,11 @@ impl Clock {
                     solve_empties: None,
                     nodes: None,
                     time_carries: true,
+                    clock: Some(ClockView {
+                        remaining: self.remaining,
+                        increment,
+                        byoyomi: Duration::ZERO,
+                    }),
                 }
             }
         }

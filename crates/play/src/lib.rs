@@ -39,7 +39,7 @@ pub mod shogi;
 pub mod usi;
 
 pub use agents::AgentSpec;
-pub use clock::{Budget, Clock, TimeControl, TimeControlError};
+pub use clock::{Budget, Clock, ClockView, TimeControl, TimeControlError};
 pub use playable::{with_playable, Ending, Playable, PlayableVisitor};
 pub use player::{
     Agent, AgentError, EnginePlayer, MidgameEngine, PlayerOptions, Thought, DEFAULT_SELECTIVITY,

@@ -6,9 +6,9 @@
 //! [`ExternalOptions::settings`] as `setoption name N value V`, and `isready`, answered by
 //! `readyok`. Each game begins with `usinewgame`. For each move it is sent
 //! `position startpos moves ...` (or `position sfen S moves ...`) and a `go` that says the
-//! move's budget in USI's words: `go depth D`, `go nodes N`, or `go btime 0 wtime 0 byoyomi MS`
-//! with the budget's time (the arena's clock gives each move its share; the engine plays it as
-//! byoyomi). `info` lines give the depth, nodes, score (`cp` or `mate`) and principal variation;
+//! move's budget in USI's words: `go depth D`, `go nodes N`, the side's clock as it stands
+//! (`go btime T wtime T byoyomi B` or `binc I winc I`: the engine manages its own time, as
+//! under a GUI), or for a fixed time per move `go btime 0 wtime 0 byoyomi MS`. `info` lines give the depth, nodes, score (`cp` or `mate`) and principal variation;
 //! `bestmove M` is the answer. `bestmove resign` (and `win`, a declaration this arena does not
 //! judge) lose the game as an error of the agent. Limits on the answer's time are those of
 //! [`ExternalOptions::limit`].
@@ -136,8 +136,19 @@ pub fn position_command(game: &GameRecord<Position>) -> String {
     }
 }
 
-/// The `go` command of a budget: its depth, its nodes, or its time as byoyomi.
+/// The `go` command of a budget: its depth, its nodes, the side's clock as it stands (both
+/// sides told the same: the engine reads its own), or else the move's time as byoyomi.
 pub fn go_command(budget: &Budget) -> String {
+    if let (None, None, Some(c)) = (budget.depth, budget.nodes, budget.clock) {
+        let (t, inc) = (c.remaining.as_millis(), c.increment.as_millis());
+        let mut go = format!("go btime {t} wtime {t}");
+        if c.byoyomi.is_zero() {
+            go.push_str(&format!(" binc {inc} winc {inc}"));
+        } else {
+            go.push_str(&format!(" byoyomi {}", c.byoyomi.as_millis()));
+        }
+        return go;
+    }
     match (budget.depth, budget.nodes, budget.time) {
         (Some(d), _, _) => format!("go depth {d}"),
         (None, Some(n), _) => format!("go nodes {n}"),
@@ -262,6 +273,16 @@ mod tests {
         assert_eq!(
             go_command(&Budget::time(Duration::from_millis(90))),
             "go btime 0 wtime 0 byoyomi 90"
+        );
+        let clock = crate::Clock::new("byoyomi:100".parse().unwrap());
+        assert_eq!(
+            go_command(&clock.budget(60)),
+            "go btime 0 wtime 0 byoyomi 100"
+        );
+        let clock = crate::Clock::new("60+2".parse().unwrap());
+        assert_eq!(
+            go_command(&clock.budget(60)),
+            "go btime 60000 wtime 60000 binc 2000 winc 2000"
         );
     }
 }

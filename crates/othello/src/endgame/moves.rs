@@ -12,44 +12,9 @@ use super::ordering::TABLE_MOVE_KEY;
 /// square, and a position with a legal move has at least two discs.
 pub(super) const MAX_MOVES: usize = 62;
 
-/// A move and the discs it flips: the square (0-63) of the placed disc and the flipped discs.
-#[derive(Clone, Copy)]
-pub(super) struct Placement {
-    /// The square of the placed disc.
-    pub(super) square: u32,
-    /// The discs it flips.
-    pub(super) flips: u64,
-}
-
-impl Placement {
-    /// The position after the move from `(p, o)`, from the opponent's view (who moves next).
-    #[inline(always)]
-    pub(super) fn after(self, p: u64, o: u64) -> (u64, u64) {
-        (o & !self.flips, p | self.flips | (1u64 << self.square))
-    }
-}
-
 /// An entry of a [`MoveList`]: a move, its flips and its ordering key (smaller first).
-#[derive(Clone, Copy)]
-pub(super) struct KeyedMove {
-    /// The square of the placed disc.
-    pub(super) square: u32,
-    /// The discs it flips.
-    pub(super) flips: u64,
-    /// Where it comes in the order: the smaller, the earlier.
-    pub(super) key: i32,
-}
-
-impl KeyedMove {
-    /// The move without its key.
-    #[inline(always)]
-    pub(super) fn placement(self) -> Placement {
-        Placement {
-            square: self.square,
-            flips: self.flips,
-        }
-    }
-}
+pub(super) use crate::kernel::ListedMove as KeyedMove;
+pub(super) use crate::kernel::Placement;
 
 /// Up to `N` values of a `Copy` type on the stack, without writing the unused places: a
 /// node's move list (at every ordered node) and the enhanced transposition cutoff's buckets

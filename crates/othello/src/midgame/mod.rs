@@ -39,7 +39,7 @@ use std::sync::Arc;
 
 use leaf::Leaf;
 pub use probcut::{ProbCutParams, Selectivity};
-use search::{Child, Mid, Stop, EVAL_ORDER_DEPTH, MAX_MOVES};
+use search::{play, Child, Mid, Stop, EVAL_ORDER_DEPTH, MAX_MOVES};
 
 /// A near table (see `search::NEAR_TABLE_BYTES`).
 pub(crate) fn near_table() -> Result<TranspositionTable<Move>, TableAllocError> {
@@ -311,7 +311,7 @@ impl MidgameSearch {
             principal_variation(
                 k,
                 &mut mid,
-                first.after(p, o),
+                play(first, p, o),
                 ns,
                 false,
                 depth - 1,
@@ -362,7 +362,7 @@ fn root<K: Kernel, L: Leaf>(
     let mut best_index = 0;
     // The side to move at the root is `us`; its children have the other side to move.
     for (i, m) in list.iter().enumerate() {
-        let (np, no) = m.after(p, o);
+        let (np, no) = play(*m, p, o);
         let ns = if m.square == PASS_SQUARE {
             *state
         } else {

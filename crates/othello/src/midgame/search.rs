@@ -15,7 +15,7 @@ use super::leaf::Leaf;
 use super::probcut::{self, ProbCutParams};
 use crate::bitboard::CORNERS;
 use crate::endgame::CountCutoff;
-use crate::kernel::Kernel;
+use crate::kernel::{Kernel, ListedMove};
 use crate::{Board, Move, Square};
 
 /// From this depth up, nodes use the transposition table (below, a probe costs more than it
@@ -95,24 +95,17 @@ pub(crate) struct Mid<'a, L: Leaf> {
     pub(super) probcut: Option<(&'a ProbCutParams, f64)>,
 }
 
-/// A move of a node's list: the square, the discs it flips and its ordering key (larger
-/// first).
-#[derive(Clone, Copy, Default)]
-pub(super) struct Child {
-    pub(super) square: u32,
-    pub(super) key: i32,
-    pub(super) flips: u64,
-}
+/// A move of a node's list: the kernel's [`ListedMove`], its key sorting larger first, a pass
+/// at a square of 64 or more.
+pub(super) type Child = ListedMove;
 
-impl Child {
-    /// The position after the move from `(p, o)`, from the opponent's view (who moves next).
-    #[inline(always)]
-    pub(super) fn after(self, p: u64, o: u64) -> (u64, u64) {
-        if self.square >= 64 {
-            return (o, p);
-        }
-        (o & !self.flips, p | self.flips | 1u64 << self.square)
+/// The position after `child` from `(p, o)`, from the opponent's view (a pass included).
+#[inline(always)]
+pub(super) fn play(child: Child, p: u64, o: u64) -> (u64, u64) {
+    if child.square >= 64 {
+        return (o, p);
     }
+    child.placement().after(p, o)
 }
 
 /// The table's key of `(p, o)` (side to move owns `p`). The table keeps only this key, so it
@@ -239,7 +232,7 @@ impl<L: Leaf> Mid<'_, L> {
                 flips,
             };
             if first != Some(square) {
-                let (np, no) = child.after(p, o);
+                let (np, no) = play(child, p, o);
                 // Fastest first: the opponent's replies, corners counted twice.
                 let replies = k.moves(np, no);
                 let replies = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
@@ -315,7 +308,7 @@ impl<L: Leaf> Mid<'_, L> {
         let n = self.children(k, p, o, s, us, moves, depth, table_move, &mut list);
         if depth >= ETC_DEPTH {
             for m in &list[..n] {
-                let (np, no) = m.after(p, o);
+                let (np, no) = play(*m, p, o);
                 self.c.tt_probes += 1;
                 if let Some(e) = self.tt.probe(table_key(np, no)) {
                     if e.depth == depth - 1 && -e.upper.raw() >= beta {
@@ -339,7 +332,7 @@ impl<L: Leaf> Mid<'_, L> {
             }
             list.swap(i, top);
             let m = list[i];
-            let (np, no) = m.after(p, o);
+            let (np, no) = play(m, p, o);
             let ns = self.leaf.play(s, m.square, m.flips, us);
             let v = if i == 0 {
                 -self.value(k, np, no, &ns, !us, depth - 1, -beta, -a, pv)

@@ -190,9 +190,14 @@ fn search_once<G: RegisteredGame, E: Evaluator<G>>(
             let r = engine
                 .search_observed(game, eval, &limits, &mut observe)
                 .map_err(|e| e.to_string())?;
-            let mut json = result_json(name, &SearchEngine::Generic(config), &limits, &r);
-            json["score_text"] = json!(G::score_text(r.score));
-            Ok(json)
+            let text = G::score_text(r.score);
+            Ok(result_json(
+                name,
+                &SearchEngine::Generic(config),
+                &limits,
+                &r,
+                &text,
+            ))
         }
         Plan::Mcts(config, playouts) => {
             let mut mcts = Mcts::new(*config).map_err(|e: ConfigError| e.to_string())?;
