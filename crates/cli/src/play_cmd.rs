@@ -456,9 +456,22 @@ impl<G: Playable> Table<'_, G> {
                 "hint: {}   {}",
                 position.move_name(thought.mv),
                 describe(&position, &thought)
-            ),
-            Err(e) => writeln!(out, "error: no hint: {e}"),
+            )?,
+            Err(e) => writeln!(out, "error: no hint: {e}")?,
         }
+        if let Some(values) = position.move_values(self.setup.parallel.threads) {
+            let cells: Vec<String> = values
+                .iter()
+                .map(|&(m, v)| format!("{}:{v:+}", position.move_name(m)))
+                .collect();
+            writeln!(
+                out,
+                "exact value of each move for {}: {}",
+                position.side_name(),
+                cells.join("  ")
+            )?;
+        }
+        Ok(())
     }
 
     /// Takes back moves up to and including the last human move, so that a human is to move

@@ -370,6 +370,10 @@ fn play_takes_columns_refuses_bad_ones_and_plays_to_the_end() {
     );
     // Four moves from the end the hint is the solver's, exact: the test set's -1 for O.
     assert!(out.contains("hint: 6   exact -1, solved"), "{out}");
+    assert!(
+        out.contains("exact value of each move for O: 6:-1  7:"),
+        "{out}"
+    );
     assert!(out.contains("XOOOX..\n"), "{out}");
     // O's 6 taken back and played again, then column 7 until X connects four.
     assert!(out.contains("moves: 6 7 7 7\n"), "{out}");

@@ -139,6 +139,13 @@ pub trait Playable: RegisteredGame {
     /// The player `spec` names (the game's own engine, MCTS or a preset), or why not.
     fn agent(spec: &AgentSpec) -> Result<Box<dyn Agent<Self>>, String>;
 
+    /// Every legal move's exact value for the side to move, in the game's own unit, where the
+    /// game solves this position in a moment (a hint shows them); `None` elsewhere.
+    fn move_values(&self, threads: usize) -> Option<Vec<(Self::Move, i32)>> {
+        let _ = threads;
+        None
+    }
+
     /// The algorithm of `spec`'s player, by name (for reports).
     fn algorithm(spec: &AgentSpec) -> String {
         if spec.is_mcts() {
@@ -396,6 +403,27 @@ impl Playable for C4 {
         })
     }
 
+    /// Each column's exact score on Pons's scale, solved, once at most
+    /// [`C4_HINT_EXACT_LEFT`] moves are left.
+    fn move_values(&self, threads: usize) -> Option<Vec<(prune_connect4::Column, i32)>> {
+        if prune_connect4::CELLS - self.moves_played() > C4_HINT_EXACT_LEFT || self.is_won() {
+            return None;
+        }
+        let mut solver = prune_connect4::Solver::new().ok()?;
+        let options = prune_connect4::SolveOptions {
+            threads: threads.max(1),
+            ..prune_connect4::SolveOptions::default()
+        };
+        let scores = solver.analyze(self, &options);
+        Some(
+            scores
+                .iter()
+                .enumerate()
+                .filter_map(|(c, s)| Some((prune_connect4::Column::new(c as u8)?, (*s)?)))
+                .collect(),
+        )
+    }
+
     /// The rows from the top (`XOOOX..`), the columns' numbers under them.
     fn board_text(&self, _last: Option<prune_connect4::Column>) -> String {
         format!("{self}\n")
@@ -425,6 +453,10 @@ impl Playable for C4 {
         )?))
     }
 }
+
+/// Connect Four's hints give every column's exact score once this many moves are left (a
+/// solve of each takes a moment).
+pub const C4_HINT_EXACT_LEFT: u32 = 24;
 
 /// Shogi's games are capped as CSA tournaments cap them.
 pub const SHOGI_MAX_PLIES: usize = 256;
