@@ -1,8 +1,9 @@
 //! An external shogi engine that speaks USI (YaneuraOu, `prune usi`, any engine a shogi GUI
 //! runs), as an [`Agent`].
 //!
-//! Started as a subprocess (see [`crate::process`]), it is sent `usi` and must answer `usiok`
-//! within [`ExternalOptions::start_timeout`] (`id name X` names it); then each option of
+//! Started as a subprocess (as the NBoard client starts its engine), it is sent `usi` and must
+//! answer `usiok` within [`ExternalOptions::start_timeout`] (`id name X` names it); then each
+//! option of
 //! [`ExternalOptions::settings`] as `setoption name N value V`, and `isready`, answered by
 //! `readyok`. Each game begins with `usinewgame`. For each move it is sent
 //! `position startpos moves ...` (or `position sfen S moves ...`) and a `go` that says the
