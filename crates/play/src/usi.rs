@@ -3,15 +3,15 @@
 //!
 //! Started as a subprocess (as the NBoard client starts its engine), it is sent `usi` and must
 //! answer `usiok` within [`ExternalOptions::start_timeout`] (`id name X` names it); then each
-//! option of
-//! [`ExternalOptions::settings`] as `setoption name N value V`, and `isready`, answered by
-//! `readyok`. Each game begins with `usinewgame`. For each move it is sent
+//! option of [`ExternalOptions::settings`] as `setoption name N value V`, and `isready`,
+//! answered by `readyok`. Each game begins with `usinewgame`. For each move it is sent
 //! `position startpos moves ...` (or `position sfen S moves ...`) and a `go` that says the
 //! move's budget in USI's words: `go depth D`, `go nodes N`, the side's clock as it stands
 //! (`go btime T wtime T byoyomi B` or `binc I winc I`: the engine manages its own time, as
-//! under a GUI), or for a fixed time per move `go btime 0 wtime 0 byoyomi MS`. `info` lines give the depth, nodes, score (`cp` or `mate`) and principal variation;
-//! `bestmove M` is the answer. `bestmove resign` (and `win`, a declaration this arena does not
-//! judge) lose the game as an error of the agent. Limits on the answer's time are those of
+//! under a GUI), or for a fixed time per move `go btime 0 wtime 0 byoyomi MS`. `info` lines
+//! give the depth, nodes, score (`cp` or `mate`) and principal variation; `bestmove M` is the
+//! answer. `bestmove resign` (and `win`, a declaration this arena does not judge) lose the game
+//! as an error of the agent. Limits on the answer's time are those of
 //! [`ExternalOptions::limit`].
 
 use std::time::Instant;
