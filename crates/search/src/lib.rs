@@ -47,6 +47,7 @@ pub mod ordering;
 mod parallel;
 mod picker;
 mod preset;
+pub mod proof;
 pub mod rng;
 mod score;
 mod searcher;

@@ -1,0 +1,166 @@
+//! df-pn: the depth-first form of proof-number search (Nagai, 2002). A node is searched until
+//! its proof number reaches a threshold or its disproof number another; the numbers of the
+//! positions met are kept in a table, so that a node left and come back to starts from them.
+//! The child's thresholds use the 1+ε trick (Pawlewicz and Lew, 2007): the best child is
+//! searched until its number passes the second best's times 1+ε, not just the second best's
+//! plus one, which saves re-expansions.
+
+use std::collections::HashMap;
+
+use super::{add, terminal, Goal, Number, ProofResult, Verdict, INFINITE};
+use crate::Game;
+
+/// How df-pn searches.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DfpnConfig {
+    /// The ε of the 1+ε trick (0: the plain thresholds of Nagai's df-pn).
+    pub epsilon: f64,
+    /// The most positions visited before the search gives up ([`Verdict::Unknown`]).
+    pub max_nodes: u64,
+    /// The most table entries: past it the table is cleared of its unsettled entries (proved
+    /// and disproved positions stay).
+    pub max_entries: usize,
+}
+
+impl Default for DfpnConfig {
+    fn default() -> Self {
+        DfpnConfig {
+            epsilon: 0.25,
+            max_nodes: 10_000_000,
+            max_entries: 4_000_000,
+        }
+    }
+}
+
+/// A search in progress.
+struct Dfpn<'a, G: Game> {
+    goal: Goal,
+    config: &'a DfpnConfig,
+    /// Position → (proof number, disproof number) for the side to move there.
+    table: HashMap<(u64, bool), (Number, Number)>,
+    nodes: u64,
+    expanded: u64,
+    /// Set when the node limit is passed: every frame returns at once.
+    out_of_nodes: bool,
+    _game: std::marker::PhantomData<G>,
+}
+
+/// Proves or disproves `goal` for the side to move at `root` by df-pn.
+pub fn dfpn<G: Game>(root: &G, goal: Goal, config: &DfpnConfig) -> ProofResult<G::Move> {
+    let mut search = Dfpn {
+        goal,
+        config,
+        table: HashMap::new(),
+        nodes: 1,
+        expanded: 0,
+        out_of_nodes: false,
+        _game: std::marker::PhantomData,
+    };
+    let (pn, dn) = match root.outcome() {
+        Some(score) => terminal(score, true, goal),
+        None => search.mid(root, true, INFINITE, INFINITE),
+    };
+    let verdict = match (pn, dn) {
+        (0, _) => Verdict::Proved,
+        (_, 0) => Verdict::Disproved,
+        _ => Verdict::Unknown,
+    };
+    let best_move = if verdict == Verdict::Proved {
+        root.legal_moves().into_iter().find(|&m| {
+            let child = root.play(m);
+            search.numbers(&child, false).0 == 0
+        })
+    } else {
+        None
+    };
+    ProofResult {
+        verdict,
+        best_move,
+        pn,
+        dn,
+        expanded: search.expanded,
+        nodes: search.nodes,
+        stored: search.table.len(),
+    }
+}
+
+impl<G: Game> Dfpn<'_, G> {
+    /// A position's numbers: its outcome's, the table's, or 1 and 1.
+    fn numbers(&self, game: &G, attacker: bool) -> (Number, Number) {
+        if let Some(score) = game.outcome() {
+            return terminal(score, attacker, self.goal);
+        }
+        self.table
+            .get(&(game.hash(), attacker))
+            .copied()
+            .unwrap_or((1, 1))
+    }
+
+    /// Keeps a position's numbers, making room first if the table is full.
+    fn store(&mut self, game: &G, attacker: bool, numbers: (Number, Number)) {
+        if self.table.len() >= self.config.max_entries {
+            self.table.retain(|_, &mut (pn, dn)| pn == 0 || dn == 0);
+        }
+        self.table.insert((game.hash(), attacker), numbers);
+    }
+
+    /// Searches `game` (not finished; `attacker` to move or not) until its proof number
+    /// reaches `th_pn` or its disproof number `th_dn`; returns its numbers.
+    fn mid(&mut self, game: &G, attacker: bool, th_pn: Number, th_dn: Number) -> (Number, Number) {
+        let moves = game.legal_moves();
+        let children: Vec<G> = moves.iter().map(|&m| game.play(m)).collect();
+        self.expanded += 1;
+        self.nodes += children.len() as u64;
+        if self.nodes > self.config.max_nodes {
+            self.out_of_nodes = true;
+        }
+        loop {
+            // The node's numbers from its children's, and the two best children.
+            let (mut best, mut best_n, mut second_n) = (0, INFINITE, INFINITE);
+            let mut best_other = 0;
+            let mut sum = 0;
+            for (i, child) in children.iter().enumerate() {
+                let (cpn, cdn) = self.numbers(child, !attacker);
+                // At an attacker's node the proof number is the least child's; at a
+                // defender's the disproof number.
+                let (n, other) = if attacker { (cpn, cdn) } else { (cdn, cpn) };
+                sum = add(sum, other);
+                if n < best_n {
+                    second_n = best_n;
+                    best_n = n;
+                    best = i;
+                    best_other = other;
+                } else if n < second_n {
+                    second_n = n;
+                }
+            }
+            let (pn, dn) = if attacker {
+                (best_n, sum)
+            } else {
+                (sum, best_n)
+            };
+            if pn == 0 || dn == 0 || pn >= th_pn || dn >= th_dn || self.out_of_nodes {
+                self.store(game, attacker, (pn, dn));
+                return (pn, dn);
+            }
+            // The best child's thresholds: its own number up to the second best's times 1+ε
+            // (plus one), the other number what the node can spend of its own threshold.
+            let eased = ((second_n as f64) * (1.0 + self.config.epsilon)).ceil() as Number;
+            let (th_n, th_other) = if attacker {
+                (th_pn, th_dn)
+            } else {
+                (th_dn, th_pn)
+            };
+            let child_th_n = th_n.min(add(eased.max(second_n), 1)).min(INFINITE);
+            let child_th_other = add(th_other.saturating_sub(sum), best_other);
+            let (child_th_pn, child_th_dn) = if attacker {
+                (child_th_n, child_th_other)
+            } else {
+                (child_th_other, child_th_n)
+            };
+            let child = &children[best];
+            let numbers = self.mid(child, !attacker, child_th_pn, child_th_dn);
+            self.store(child, !attacker, numbers);
+        }
+    }
+}

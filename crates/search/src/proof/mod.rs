@@ -1,0 +1,172 @@
+//! Proof-number search over any [`Game`]: best-first PN search (Allis, van der Meulen and van
+//! den Herik, "Proof-number search", Artificial Intelligence 66, 1994) and its depth-first form
+//! df-pn (Nagai, 2002) with a transposition table and the 1+ε trick of Pawlewicz and Lew.
+//!
+//! A search proves or disproves a [`Goal`] of the side to move at the root (the attacker): that
+//! it wins, or that it does at least draw. At the attacker's nodes (OR) one child must be proved,
+//! at the defender's (AND) every child. A node's proof number is how many leaves at least must
+//! still be proved to prove it, its disproof number how many must be disproved to disprove it;
+//! both searches expand where proving or disproving is cheapest. Win, draw or loss comes from
+//! two searches ([`solve_wdl`]): a win, else at least a draw.
+//!
+//! Positions are proved as positions: the game's [`Game::hash`] keys the table, so a game whose
+//! result depends on the path to a position (repetition rules) needs the graph-history
+//! handling this module does not have yet. Every proof here is checked against plain minimax
+//! by the tests (random trees, tic-tac-toe).
+
+mod best_first;
+mod depth_first;
+
+pub use best_first::pn_search;
+pub use depth_first::{dfpn, DfpnConfig};
+
+use crate::{Game, Score};
+
+/// A proof or disproof number; [`INFINITE`] means proved (as a disproof number) or disproved
+/// (as a proof number).
+pub type Number = u64;
+
+/// The infinite proof or disproof number (sums stop there).
+pub const INFINITE: Number = u64::MAX / 4;
+
+/// What the side to move at the root sets out to prove.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Goal {
+    /// It wins.
+    Win,
+    /// It does at least draw.
+    AtLeastDraw,
+}
+
+impl Goal {
+    /// Whether a finished game's `score` for the attacker meets the goal.
+    fn met_by(self, attacker_score: Score) -> bool {
+        match self {
+            Goal::Win => attacker_score > Score::DRAW,
+            Goal::AtLeastDraw => attacker_score >= Score::DRAW,
+        }
+    }
+}
+
+/// A search's verdict on its goal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// The goal holds: proved.
+    Proved,
+    /// The goal fails: disproved.
+    Disproved,
+    /// The limits stopped the search first.
+    Unknown,
+}
+
+/// The result of a proof-number search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProofResult<M> {
+    /// What was found.
+    pub verdict: Verdict,
+    /// A move that proves the goal (when proved at a root with moves).
+    pub best_move: Option<M>,
+    /// The root's proof and disproof numbers at the end.
+    pub pn: Number,
+    /// See `pn`.
+    pub dn: Number,
+    /// Nodes expanded (their children generated).
+    pub expanded: u64,
+    /// Positions visited (children evaluated, the root included).
+    pub nodes: u64,
+    /// Positions kept: the tree's nodes (PN) or the table's entries (df-pn).
+    pub stored: usize,
+}
+
+/// Win, draw or loss for the side to move, as two proof searches settle it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Wdl {
+    /// The side to move wins.
+    Win,
+    /// Neither side can force a win.
+    Draw,
+    /// The side to move loses.
+    Loss,
+}
+
+impl Wdl {
+    /// The result a finished game's score gives its side to move.
+    pub fn of(score: Score) -> Wdl {
+        match score.cmp(&Score::DRAW) {
+            std::cmp::Ordering::Greater => Wdl::Win,
+            std::cmp::Ordering::Equal => Wdl::Draw,
+            std::cmp::Ordering::Less => Wdl::Loss,
+        }
+    }
+}
+
+/// The result of [`solve_wdl`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WdlResult<M> {
+    /// Win, draw or loss (`None`: the limits stopped a search first).
+    pub wdl: Option<Wdl>,
+    /// A move that keeps the result (a winning move, or a drawing one for a draw).
+    pub best_move: Option<M>,
+    /// Nodes visited by both searches.
+    pub nodes: u64,
+}
+
+/// The search a [`solve_wdl`] runs: `search(root, goal)`.
+pub trait ProofSearch<G: Game> {
+    /// Proves or disproves `goal` at `root`.
+    fn prove(&mut self, root: &G, goal: Goal) -> ProofResult<G::Move>;
+}
+
+impl<G: Game, F: FnMut(&G, Goal) -> ProofResult<G::Move>> ProofSearch<G> for F {
+    fn prove(&mut self, root: &G, goal: Goal) -> ProofResult<G::Move> {
+        self(root, goal)
+    }
+}
+
+/// Win, draw or loss of `root` by two proof searches: the win, and if it is disproved, at least
+/// the draw (MCTS-Solver and the alpha-beta WDL window settle it the same way).
+pub fn solve_wdl<G: Game>(root: &G, search: &mut impl ProofSearch<G>) -> WdlResult<G::Move> {
+    if let Some(score) = root.outcome() {
+        return WdlResult {
+            wdl: Some(Wdl::of(score)),
+            best_move: None,
+            nodes: 1,
+        };
+    }
+    let win = search.prove(root, Goal::Win);
+    let mut nodes = win.nodes;
+    let (wdl, best_move) = match win.verdict {
+        Verdict::Proved => (Some(Wdl::Win), win.best_move),
+        Verdict::Unknown => (None, None),
+        Verdict::Disproved => {
+            let draw = search.prove(root, Goal::AtLeastDraw);
+            nodes += draw.nodes;
+            match draw.verdict {
+                Verdict::Proved => (Some(Wdl::Draw), draw.best_move),
+                Verdict::Disproved => (Some(Wdl::Loss), None),
+                Verdict::Unknown => (None, None),
+            }
+        }
+    };
+    WdlResult {
+        wdl,
+        best_move,
+        nodes,
+    }
+}
+
+/// The proof and disproof numbers of a finished position, `attacker` whether the attacker is
+/// to move there.
+fn terminal(score: Score, attacker: bool, goal: Goal) -> (Number, Number) {
+    let attacker_score = if attacker { score } else { -score };
+    if goal.met_by(attacker_score) {
+        (0, INFINITE)
+    } else {
+        (INFINITE, 0)
+    }
+}
+
+/// `a + b`, stopping at [`INFINITE`].
+fn add(a: Number, b: Number) -> Number {
+    a.saturating_add(b).min(INFINITE)
+}
