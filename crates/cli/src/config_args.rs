@@ -20,7 +20,9 @@ pub struct ConfigArgs {
     #[arg(long, value_name = "NAME")]
     pub preset: Option<String>,
     /// The algorithm: minimax, negamax, alphabeta, alphabeta-hard, scout, negascout, mtdf
-    /// [default: alphabeta for `search`, negascout for `solve`].
+    /// [default: alphabeta for `search`, negascout for `solve`]; in `search` also mcts (Monte
+    /// Carlo tree search), pns or dfpn (proof-number search: win, draw or loss, `--nodes` its
+    /// limit).
     #[arg(long, short)]
     pub algorithm: Option<String>,
     /// Iterative deepening: depth 1, 2, ... up to the limit.

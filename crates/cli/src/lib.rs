@@ -19,6 +19,7 @@ mod perft_cmd;
 mod play_cmd;
 mod positions;
 mod presets_cmd;
+mod proof_cmd;
 mod report;
 mod search_cmd;
 mod serve;

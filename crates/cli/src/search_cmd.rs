@@ -153,7 +153,7 @@ impl SearchArgs {
 
 impl SearchArgs {
     /// The options that set the game up: `--position`, `--eval`, `--othello-ordering`.
-    fn game_options(&self) -> Result<GameOptions<'_>, CliError> {
+    pub(crate) fn game_options(&self) -> Result<GameOptions<'_>, CliError> {
         let othello_ordering: StaticOrdering = self
             .othello_ordering
             .parse()
@@ -200,6 +200,9 @@ pub fn run(args: &SearchArgs) -> Result<(), CliError> {
     args.mcts_args.refuse_unless(mcts)?;
     if mcts {
         return run_mcts(args, choice);
+    }
+    if let Some(kind) = crate::proof_cmd::ProofKind::named(args.config_args.algorithm.as_deref()) {
+        return crate::proof_cmd::run(args, choice, kind);
     }
     if args.engine(choice)? == EngineKind::Fast {
         return match choice {

@@ -1,0 +1,193 @@
+//! `prune search --algorithm pns|dfpn`: proof-number search on any game of the registry — win,
+//! draw or loss of the side to move by two proofs (a win, else at least a draw), with a move
+//! that keeps the result.
+
+use std::time::{Duration, Instant};
+
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
+use prune_registry::{GameChoice, RegisteredGame};
+use prune_search::proof::{dfpn, pn_search, solve_wdl, DfpnConfig, Goal, ProofResult, Wdl};
+use prune_search::Evaluator;
+use serde_json::json;
+
+use crate::games::{run_on_game, GameVisitor};
+use crate::search_cmd::SearchArgs;
+use crate::CliError;
+
+/// The proof-number searches by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProofKind {
+    /// Best-first PN search (the tree in memory).
+    Pns,
+    /// df-pn (depth-first, with a table).
+    Dfpn,
+}
+
+impl ProofKind {
+    /// The search `algorithm` names, if it names one.
+    pub fn named(algorithm: Option<&str>) -> Option<ProofKind> {
+        match algorithm?.trim().to_ascii_lowercase().as_str() {
+            "pns" | "pn" => Some(ProofKind::Pns),
+            "dfpn" | "df-pn" => Some(ProofKind::Dfpn),
+            _ => None,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            ProofKind::Pns => "pns",
+            ProofKind::Dfpn => "dfpn",
+        }
+    }
+}
+
+/// Nodes a proof may visit (df-pn) or keep (PN) when `--nodes` does not say.
+const DEFAULT_NODES: u64 = 2_000_000;
+
+/// Runs `prune search --algorithm pns|dfpn`.
+pub fn run(args: &SearchArgs, choice: GameChoice, kind: ProofKind) -> Result<(), CliError> {
+    let refused = [
+        args.config_args
+            .given()
+            .into_iter()
+            .find(|o| !o.starts_with("--algorithm")),
+        args.depth.map(|_| "--depth".to_string()),
+        args.time_ms.map(|_| "--time-ms (give --nodes)".to_string()),
+        args.engine.map(|_| "--engine".to_string()),
+        args.selectivity.map(|_| "--selectivity".to_string()),
+        args.parallel_args
+            .parallel
+            .as_ref()
+            .map(|_| "--parallel".to_string()),
+        args.parallel_args
+            .threads
+            .filter(|&t| t > 1)
+            .map(|_| "--threads".to_string()),
+        args.verbose.then(|| "--verbose".to_string()),
+    ];
+    if let Some(option) = refused.into_iter().flatten().next() {
+        return Err(CliError::Usage(format!(
+            "{option}: not an option of proof-number search (--algorithm {})",
+            kind.name()
+        )));
+    }
+    let nodes = args.nodes.unwrap_or(DEFAULT_NODES);
+    let options = args.game_options()?;
+    run_on_game(choice, &options, ProofCommand { args, kind, nodes })
+}
+
+/// The command once the game is set up.
+struct ProofCommand<'a> {
+    args: &'a SearchArgs,
+    kind: ProofKind,
+    nodes: u64,
+}
+
+impl GameVisitor for ProofCommand<'_> {
+    type Output = Result<(), CliError>;
+
+    fn visit<G: RegisteredGame, E: Evaluator<G> + Clone + 'static>(
+        self,
+        game: G,
+        _eval: E,
+    ) -> Self::Output {
+        let start = Instant::now();
+        let (kind, nodes) = (self.kind, self.nodes);
+        let mut stats: Vec<(Goal, ProofResult<G::Move>)> = Vec::new();
+        let mut search = |g: &G, goal: Goal| {
+            let r = match kind {
+                ProofKind::Pns => pn_search(g, goal, usize::try_from(nodes).unwrap_or(usize::MAX)),
+                ProofKind::Dfpn => dfpn(
+                    g,
+                    goal,
+                    &DfpnConfig {
+                        max_nodes: nodes,
+                        ..DfpnConfig::default()
+                    },
+                ),
+            };
+            stats.push((goal, r.clone()));
+            r
+        };
+        let r = solve_wdl(&game, &mut search);
+        let time = start.elapsed();
+        let result = match r.wdl {
+            Some(Wdl::Win) => "win",
+            Some(Wdl::Draw) => "draw",
+            Some(Wdl::Loss) => "loss",
+            None => "unknown (the node limit came first: raise --nodes)",
+        };
+        let best = r.best_move.map(|m| game.move_name(m));
+        if self.args.json {
+            let proofs: Vec<_> = stats
+                .iter()
+                .map(|(goal, p)| {
+                    json!({
+                        "goal": match goal { Goal::Win => "win", Goal::AtLeastDraw => "at least a draw" },
+                        "verdict": format!("{:?}", p.verdict).to_lowercase(),
+                        "pn": p.pn,
+                        "dn": p.dn,
+                        "expanded": p.expanded,
+                        "nodes": p.nodes,
+                        "stored": p.stored,
+                    })
+                })
+                .collect();
+            let v = json!({
+                "game": self.args.game,
+                "algorithm": kind.name(),
+                "result": r.wdl.map(|w| format!("{w:?}").to_lowercase()),
+                "best_move": best,
+                "nodes": r.nodes,
+                "node_limit": nodes,
+                "time_ms": millis(time),
+                "proofs": proofs,
+            });
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&v).expect("JSON of plain data")
+            );
+            return Ok(());
+        }
+        let mut table = Table::new();
+        table.load_preset(UTF8_FULL_CONDENSED);
+        table.set_header(vec![
+            "goal", "verdict", "pn", "dn", "expanded", "nodes", "stored",
+        ]);
+        for (goal, p) in &stats {
+            let number = |n: u64| {
+                if n >= prune_search::proof::INFINITE {
+                    "inf".to_string()
+                } else {
+                    n.to_string()
+                }
+            };
+            table.add_row(vec![
+                match goal {
+                    Goal::Win => "win".to_string(),
+                    Goal::AtLeastDraw => "at least a draw".to_string(),
+                },
+                format!("{:?}", p.verdict).to_lowercase(),
+                number(p.pn),
+                number(p.dn),
+                p.expanded.to_string(),
+                p.nodes.to_string(),
+                p.stored.to_string(),
+            ]);
+        }
+        println!(
+            "{} by {}: {result} for the side to move{}, {} nodes, {:.3} s",
+            self.args.game,
+            kind.name(),
+            best.map_or(String::new(), |m| format!(" (move {m})")),
+            r.nodes,
+            time.as_secs_f64()
+        );
+        println!("{table}");
+        Ok(())
+    }
+}
+
+fn millis(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
