@@ -320,11 +320,11 @@ fn search_to_the_end_prints_the_test_sets_score() {
             "--threads",
             "1",
         ]);
-        let text = match score {
-            0 => "0".to_string(),
-            s if s > 0 => format!("win+{s}"),
-            s => format!("loss{s}"),
-        };
+        // The test set's score in the game's own words (the registry's: "loss, -1 on Pons's
+        // scale").
+        let text = <prune_connect4::Position as prune_registry::RegisteredGame>::score_text(
+            prune_search::Score::exact(score),
+        );
         let out = stdout(&o);
         let shown = out
             .lines()
