@@ -130,6 +130,7 @@ impl GameVisitor for ProofCommand<'_> {
                         "expanded": p.expanded,
                         "nodes": p.nodes,
                         "stored": p.stored,
+                        "proof_size": p.proof_size,
                     })
                 })
                 .collect();
@@ -152,7 +153,14 @@ impl GameVisitor for ProofCommand<'_> {
         let mut table = Table::new();
         table.load_preset(UTF8_FULL_CONDENSED);
         table.set_header(vec![
-            "goal", "verdict", "pn", "dn", "expanded", "nodes", "stored",
+            "goal",
+            "verdict",
+            "pn",
+            "dn",
+            "expanded",
+            "nodes",
+            "stored",
+            "proof tree",
         ]);
         for (goal, p) in &stats {
             let number = |n: u64| {
@@ -173,6 +181,7 @@ impl GameVisitor for ProofCommand<'_> {
                 p.expanded.to_string(),
                 p.nodes.to_string(),
                 p.stored.to_string(),
+                p.proof_size.map_or("-".to_string(), |n| n.to_string()),
             ]);
         }
         println!(

@@ -23,6 +23,7 @@ fn the_empty_tic_tac_toe_board_is_proved_a_draw_by_both() {
         assert_eq!(proofs[0]["goal"], "win");
         assert_eq!(proofs[0]["verdict"], "disproved");
         assert_eq!(proofs[1]["verdict"], "proved");
+        assert!(proofs[1]["proof_size"].as_u64().unwrap() > 9, "{v}");
         assert!(v["best_move"].is_string(), "{v}");
     }
 }

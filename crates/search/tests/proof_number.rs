@@ -38,6 +38,12 @@ fn check<G: Game, E: Evaluator<G>>(game: &G, eval: &E, depth: u32, what: &str) {
     let truth = oracle(game, eval, depth);
     let mut pn = |g: &G, goal: Goal| pn_search(g, goal, 1_000_000);
     let mut df = |g: &G, goal: Goal| dfpn(g, goal, &DfpnConfig::default());
+    // Each settled search's proof or disproof tree holds, walked from the root.
+    for goal in [Goal::Win, Goal::AtLeastDraw] {
+        for r in [pn(game, goal), df(game, goal)] {
+            assert!(r.proof_size.is_some_and(|n| n >= 1), "{what}: {r:?}");
+        }
+    }
     for (name, r) in [
         ("pn", solve_wdl(game, &mut pn)),
         ("df-pn", solve_wdl(game, &mut df)),
@@ -101,6 +107,22 @@ fn the_empty_board_is_a_draw_and_the_numbers_say_so() {
     let draw = pn_search(&empty, Goal::AtLeastDraw, 1_000_000);
     assert_eq!((draw.verdict, draw.pn), (Verdict::Proved, 0));
     assert!(draw.best_move.is_some());
+    // A proof of the draw needs more than the moves of one line, fewer than the tree's
+    // 549,946 nodes.
+    let size = draw.proof_size.unwrap();
+    assert!(size > 9 && size < 549_946, "{size}");
+    assert_eq!(
+        dfpn(
+            &empty,
+            Goal::Win,
+            &DfpnConfig {
+                max_nodes: 50,
+                ..DfpnConfig::default()
+            }
+        )
+        .proof_size,
+        None
+    );
 }
 
 #[test]

@@ -84,6 +84,13 @@ pub fn pn_search<G: Game>(root: &G, goal: Goal, max_nodes: usize) -> ProofResult
                 .and_then(|&c| tree[c].mv)
         })
         .flatten();
+    let proof_size = match verdict {
+        Verdict::Unknown => None,
+        settled => {
+            let mut seen = std::collections::HashSet::new();
+            walk(&tree, 0, settled == Verdict::Proved, &mut seen).then_some(seen.len() as u64)
+        }
+    };
     ProofResult {
         verdict,
         best_move,
@@ -92,6 +99,36 @@ pub fn pn_search<G: Game>(root: &G, goal: Goal, max_nodes: usize) -> ProofResult
         expanded,
         nodes,
         stored: tree.len(),
+        proof_size,
+    }
+}
+
+/// Walks the proof (`proof`) or disproof tree below node `i`, adding its positions to `seen`;
+/// false if it does not hold (a leaf that is not finished, or a settled number with no child
+/// that settles it).
+fn walk<G: Game>(
+    tree: &[Node<G>],
+    i: usize,
+    proof: bool,
+    seen: &mut std::collections::HashSet<(u64, bool)>,
+) -> bool {
+    let node = &tree[i];
+    let settled = |n: &Node<G>| if proof { n.pn == 0 } else { n.dn == 0 };
+    if !seen.insert((node.game.hash(), node.attacker)) {
+        return true;
+    }
+    if !node.expanded {
+        return node.game.outcome().is_some() && settled(node);
+    }
+    if node.attacker == proof {
+        node.children
+            .iter()
+            .find(|&&c| settled(&tree[c]))
+            .is_some_and(|&c| walk(tree, c, proof, seen))
+    } else {
+        node.children
+            .iter()
+            .all(|&c| settled(&tree[c]) && walk(tree, c, proof, seen))
     }
 }
 

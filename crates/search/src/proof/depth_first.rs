@@ -73,6 +73,15 @@ pub fn dfpn<G: Game>(root: &G, goal: Goal, config: &DfpnConfig) -> ProofResult<G
     } else {
         None
     };
+    let proof_size = match verdict {
+        Verdict::Unknown => None,
+        settled => {
+            let mut seen = std::collections::HashSet::new();
+            search
+                .walk(root, true, settled == Verdict::Proved, &mut seen)
+                .then_some(seen.len() as u64)
+        }
+    };
     ProofResult {
         verdict,
         best_move,
@@ -81,10 +90,47 @@ pub fn dfpn<G: Game>(root: &G, goal: Goal, config: &DfpnConfig) -> ProofResult<G
         expanded: search.expanded,
         nodes: search.nodes,
         stored: search.table.len(),
+        proof_size,
     }
 }
 
 impl<G: Game> Dfpn<'_, G> {
+    /// Walks the proof (`proof`) or disproof tree below `game` through the table, adding its
+    /// positions to `seen`; false if a position it needs is not settled there (the tree does
+    /// not hold).
+    fn walk(
+        &self,
+        game: &G,
+        attacker: bool,
+        proof: bool,
+        seen: &mut std::collections::HashSet<(u64, bool)>,
+    ) -> bool {
+        let settled = |(pn, dn): (Number, Number)| if proof { pn == 0 } else { dn == 0 };
+        if !seen.insert((game.hash(), attacker)) {
+            return true;
+        }
+        if let Some(score) = game.outcome() {
+            return settled(terminal(score, attacker, self.goal));
+        }
+        let children: Vec<G> = game
+            .legal_moves()
+            .into_iter()
+            .map(|m| game.play(m))
+            .collect();
+        // The side that must show something (the attacker for a proof, the defender for a
+        // disproof) needs one settled child; the other side, all of them.
+        if attacker == proof {
+            children
+                .iter()
+                .find(|c| settled(self.numbers(c, !attacker)))
+                .is_some_and(|c| self.walk(c, !attacker, proof, seen))
+        } else {
+            children.iter().all(|c| {
+                settled(self.numbers(c, !attacker)) && self.walk(c, !attacker, proof, seen)
+            })
+        }
+    }
+
     /// A position's numbers: its outcome's, the table's, or 1 and 1.
     fn numbers(&self, game: &G, attacker: bool) -> (Number, Number) {
         if let Some(score) = game.outcome() {

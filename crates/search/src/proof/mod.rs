@@ -76,6 +76,10 @@ pub struct ProofResult<M> {
     pub nodes: u64,
     /// Positions kept: the tree's nodes (PN) or the table's entries (df-pn).
     pub stored: usize,
+    /// The distinct positions of the proof (or disproof) tree, walked and checked from the
+    /// root down to finished positions: at the side that must show something one settled
+    /// child, at the other every child (`None` while unsettled).
+    pub proof_size: Option<u64>,
 }
 
 /// Win, draw or loss for the side to move, as two proof searches settle it.
