@@ -21,8 +21,8 @@ pub struct ConfigArgs {
     pub preset: Option<String>,
     /// The algorithm: minimax, negamax, alphabeta, alphabeta-hard, scout, negascout, mtdf
     /// [default: alphabeta for `search`, negascout for `solve`]; in `search` also mcts (Monte
-    /// Carlo tree search), pns or dfpn (proof-number search: win, draw or loss, `--nodes` its
-    /// limit).
+    /// Carlo tree search), pns, dfpn or dfpn+ (proof-number search: win, draw or loss, `--nodes`
+    /// its limit; dfpn+ starts new positions from the evaluation's numbers).
     #[arg(long, short)]
     pub algorithm: Option<String>,
     /// Iterative deepening: depth 1, 2, ... up to the limit.

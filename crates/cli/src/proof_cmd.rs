@@ -1,4 +1,4 @@
-//! `prune search --algorithm pns|dfpn`: proof-number search on any game of the registry — win,
+//! `prune search --algorithm pns|dfpn|dfpn+`: proof-number search on any game of the registry — win,
 //! draw or loss of the side to move by two proofs (a win, else at least a draw), with a move
 //! that keeps the result.
 
@@ -6,7 +6,9 @@ use std::time::{Duration, Instant};
 
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
 use prune_registry::{GameChoice, RegisteredGame};
-use prune_search::proof::{dfpn, pn_search, solve_wdl, DfpnConfig, Goal, ProofResult, Wdl};
+use prune_search::proof::{
+    dfpn, dfpn_guided, pn_search, solve_wdl, DfpnConfig, Goal, ProofResult, Wdl,
+};
 use prune_search::Evaluator;
 use serde_json::json;
 
@@ -21,6 +23,8 @@ pub enum ProofKind {
     Pns,
     /// df-pn (depth-first, with a table).
     Dfpn,
+    /// df-pn+: df-pn with initial numbers from the game's evaluation.
+    DfpnGuided,
 }
 
 impl ProofKind {
@@ -29,6 +33,7 @@ impl ProofKind {
         match algorithm?.trim().to_ascii_lowercase().as_str() {
             "pns" | "pn" => Some(ProofKind::Pns),
             "dfpn" | "df-pn" => Some(ProofKind::Dfpn),
+            "dfpn+" | "df-pn+" => Some(ProofKind::DfpnGuided),
             _ => None,
         }
     }
@@ -37,6 +42,7 @@ impl ProofKind {
         match self {
             ProofKind::Pns => "pns",
             ProofKind::Dfpn => "dfpn",
+            ProofKind::DfpnGuided => "dfpn+",
         }
     }
 }
@@ -89,22 +95,20 @@ impl GameVisitor for ProofCommand<'_> {
     fn visit<G: RegisteredGame, E: Evaluator<G> + Clone + 'static>(
         self,
         game: G,
-        _eval: E,
+        eval: E,
     ) -> Self::Output {
         let start = Instant::now();
         let (kind, nodes) = (self.kind, self.nodes);
         let mut stats: Vec<(Goal, ProofResult<G::Move>)> = Vec::new();
+        let config = DfpnConfig {
+            max_nodes: nodes,
+            ..DfpnConfig::default()
+        };
         let mut search = |g: &G, goal: Goal| {
             let r = match kind {
                 ProofKind::Pns => pn_search(g, goal, usize::try_from(nodes).unwrap_or(usize::MAX)),
-                ProofKind::Dfpn => dfpn(
-                    g,
-                    goal,
-                    &DfpnConfig {
-                        max_nodes: nodes,
-                        ..DfpnConfig::default()
-                    },
-                ),
+                ProofKind::Dfpn => dfpn(g, goal, &config),
+                ProofKind::DfpnGuided => dfpn_guided(g, goal, &eval, &config),
             };
             stats.push((goal, r.clone()));
             r

@@ -8,7 +8,7 @@ use common::{assert_usage_errors, json};
 
 #[test]
 fn the_empty_tic_tac_toe_board_is_proved_a_draw_by_both() {
-    for algorithm in ["pns", "dfpn"] {
+    for algorithm in ["pns", "dfpn", "dfpn+"] {
         let v = json(&[
             "search",
             "--game",

@@ -5,7 +5,7 @@
 
 use prune_games::{mix, RandomEval, RandomTree, TicTacToe};
 use prune_search::proof::{
-    dfpn, pn_search, solve_wdl, DfpnConfig, Goal, ProofResult, Verdict, Wdl,
+    dfpn, dfpn_guided, pn_search, solve_wdl, DfpnConfig, Goal, ProofResult, Verdict, Wdl,
 };
 use prune_search::{search, Algorithm, Evaluator, Game, SearchConfig, SearchLimits};
 
@@ -38,6 +38,12 @@ fn check<G: Game, E: Evaluator<G>>(game: &G, eval: &E, depth: u32, what: &str) {
     let truth = oracle(game, eval, depth);
     let mut pn = |g: &G, goal: Goal| pn_search(g, goal, 1_000_000);
     let mut df = |g: &G, goal: Goal| dfpn(g, goal, &DfpnConfig::default());
+    let mut guided = |g: &G, goal: Goal| dfpn_guided(g, goal, eval, &DfpnConfig::default());
+    assert_eq!(
+        solve_wdl(game, &mut guided).wdl,
+        Some(truth),
+        "df-pn+ on {what}"
+    );
     // Each settled search's proof or disproof tree holds, walked from the root.
     for goal in [Goal::Win, Goal::AtLeastDraw] {
         for r in [pn(game, goal), df(game, goal)] {

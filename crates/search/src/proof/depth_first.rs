@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use super::{add, terminal, Goal, Number, ProofResult, Verdict, INFINITE};
-use crate::Game;
+use crate::{Evaluator, Game};
 
 /// How df-pn searches.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -42,11 +42,47 @@ struct Dfpn<'a, G: Game> {
     expanded: u64,
     /// Set when the node limit is passed: every frame returns at once.
     out_of_nodes: bool,
-    _game: std::marker::PhantomData<G>,
+    /// A new position's numbers (df-pn+), for the side to move there being the attacker or
+    /// not; `None`: 1 and 1.
+    initial: Option<&'a dyn Fn(&G, bool) -> (Number, Number)>,
 }
 
 /// Proves or disproves `goal` for the side to move at `root` by df-pn.
 pub fn dfpn<G: Game>(root: &G, goal: Goal, config: &DfpnConfig) -> ProofResult<G::Move> {
+    run(root, goal, config, None)
+}
+
+/// df-pn+: as [`dfpn`], a new position's numbers drawn from `eval` instead of 1 and 1 (Nagai's
+/// df-pn+ heuristic initial numbers): a position the evaluation finds good for the attacker
+/// starts with a small proof number and a larger disproof number, and the other way round,
+/// from 1 up to 1 + [`GUIDE_STEPS`] by steps of a quarter of the evaluation's
+/// [`Evaluator::win_scale`]. The verdicts are the same; the nodes differ.
+pub fn dfpn_guided<G: Game, E: Evaluator<G>>(
+    root: &G,
+    goal: Goal,
+    eval: &E,
+    config: &DfpnConfig,
+) -> ProofResult<G::Move> {
+    let step = (eval.win_scale() / 4.0).max(1.0);
+    let initial = |game: &G, attacker: bool| {
+        let v = f64::from(eval.evaluate(game).raw());
+        let for_attacker = if attacker { v } else { -v };
+        let k = (for_attacker / step).clamp(-GUIDE_STEPS, GUIDE_STEPS);
+        (1 + (-k).max(0.0) as Number, 1 + k.max(0.0) as Number)
+    };
+    run(root, goal, config, Some(&initial))
+}
+
+/// The most a guided position's number grows above 1.
+pub const GUIDE_STEPS: f64 = 4.0;
+
+/// A df-pn search of `root`, guided by `initial` if given.
+fn run<G: Game>(
+    root: &G,
+    goal: Goal,
+    config: &DfpnConfig,
+    initial: Option<&dyn Fn(&G, bool) -> (Number, Number)>,
+) -> ProofResult<G::Move> {
     let mut search = Dfpn {
         goal,
         config,
@@ -54,7 +90,7 @@ pub fn dfpn<G: Game>(root: &G, goal: Goal, config: &DfpnConfig) -> ProofResult<G
         nodes: 1,
         expanded: 0,
         out_of_nodes: false,
-        _game: std::marker::PhantomData,
+        initial,
     };
     let (pn, dn) = match root.outcome() {
         Some(score) => terminal(score, true, goal),
@@ -155,6 +191,16 @@ impl<G: Game> Dfpn<'_, G> {
     fn mid(&mut self, game: &G, attacker: bool, th_pn: Number, th_dn: Number) -> (Number, Number) {
         let moves = game.legal_moves();
         let children: Vec<G> = moves.iter().map(|&m| game.play(m)).collect();
+        if let Some(initial) = self.initial {
+            // A new child's guided numbers, kept so that the evaluation runs once.
+            for child in &children {
+                let key = (child.hash(), !attacker);
+                if child.outcome().is_none() && !self.table.contains_key(&key) {
+                    let numbers = initial(child, !attacker);
+                    self.table.insert(key, numbers);
+                }
+            }
+        }
         self.expanded += 1;
         self.nodes += children.len() as u64;
         if self.nodes > self.config.max_nodes {

@@ -18,7 +18,7 @@ mod best_first;
 mod depth_first;
 
 pub use best_first::pn_search;
-pub use depth_first::{dfpn, DfpnConfig};
+pub use depth_first::{dfpn, dfpn_guided, DfpnConfig, GUIDE_STEPS};
 
 use crate::{Game, Score};
 
