@@ -44,8 +44,11 @@ struct Dfpn<'a, G: Game> {
     out_of_nodes: bool,
     /// A new position's numbers (df-pn+), for the side to move there being the attacker or
     /// not; `None`: 1 and 1.
-    initial: Option<&'a dyn Fn(&G, bool) -> (Number, Number)>,
+    initial: Option<&'a Initial<'a, G>>,
 }
+
+/// A new position's numbers, for the side to move there being the attacker or not.
+type Initial<'a, G> = dyn Fn(&G, bool) -> (Number, Number) + 'a;
 
 /// Proves or disproves `goal` for the side to move at `root` by df-pn.
 pub fn dfpn<G: Game>(root: &G, goal: Goal, config: &DfpnConfig) -> ProofResult<G::Move> {
@@ -81,7 +84,7 @@ fn run<G: Game>(
     root: &G,
     goal: Goal,
     config: &DfpnConfig,
-    initial: Option<&dyn Fn(&G, bool) -> (Number, Number)>,
+    initial: Option<&Initial<'_, G>>,
 ) -> ProofResult<G::Move> {
     let mut search = Dfpn {
         goal,
