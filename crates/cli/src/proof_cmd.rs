@@ -52,31 +52,20 @@ const DEFAULT_NODES: u64 = 2_000_000;
 
 /// Runs `prune search --algorithm pns|dfpn`.
 pub fn run(args: &SearchArgs, choice: GameChoice, kind: ProofKind) -> Result<(), CliError> {
-    let refused = [
-        args.config_args
-            .given()
-            .into_iter()
-            .find(|o| !o.starts_with("--algorithm")),
-        args.depth.map(|_| "--depth".to_string()),
-        args.time_ms.map(|_| "--time-ms (give --nodes)".to_string()),
-        args.engine.map(|_| "--engine".to_string()),
-        args.selectivity.map(|_| "--selectivity".to_string()),
-        args.parallel_args
-            .parallel
-            .as_ref()
-            .map(|_| "--parallel".to_string()),
-        args.parallel_args
-            .threads
-            .filter(|&t| t > 1)
-            .map(|_| "--threads".to_string()),
-        args.verbose.then(|| "--verbose".to_string()),
-    ];
-    if let Some(option) = refused.into_iter().flatten().next() {
-        return Err(CliError::Usage(format!(
-            "{option}: not an option of proof-number search (--algorithm {})",
-            kind.name()
-        )));
-    }
+    args.refuse_beside(
+        &format!("proof-number search (--algorithm {})", kind.name()),
+        [
+            args.time_ms.map(|_| "--time-ms (give --nodes)".to_string()),
+            args.parallel_args
+                .parallel
+                .as_ref()
+                .map(|_| "--parallel".to_string()),
+            args.parallel_args
+                .threads
+                .filter(|&t| t > 1)
+                .map(|_| "--threads".to_string()),
+        ],
+    )?;
     let nodes = args.nodes.unwrap_or(DEFAULT_NODES);
     let options = args.game_options()?;
     run_on_game(choice, &options, ProofCommand { args, kind, nodes })

@@ -153,6 +153,32 @@ impl SearchArgs {
 
 impl SearchArgs {
     /// The options that set the game up: `--position`, `--eval`, `--othello-ordering`.
+    /// An error naming the first option given that `what` (a search outside the alpha-beta
+    /// family) does not take: the configuration's (but `--algorithm`), `--depth`, `--engine`,
+    /// `--selectivity`, `--verbose`, or one of `more`.
+    pub(crate) fn refuse_beside(
+        &self,
+        what: &str,
+        more: [Option<String>; 3],
+    ) -> Result<(), CliError> {
+        let common = [
+            self.config_args
+                .given()
+                .into_iter()
+                .find(|o| !o.starts_with("--algorithm")),
+            self.depth.map(|_| "--depth".to_string()),
+            self.engine.map(|_| "--engine".to_string()),
+            self.selectivity.map(|_| "--selectivity".to_string()),
+            self.verbose.then(|| "--verbose".to_string()),
+        ];
+        match common.into_iter().chain(more).flatten().next() {
+            Some(option) => Err(CliError::Usage(format!(
+                "{option}: not an option of {what}"
+            ))),
+            None => Ok(()),
+        }
+    }
+
     pub(crate) fn game_options(&self) -> Result<GameOptions<'_>, CliError> {
         let othello_ordering: StaticOrdering = self
             .othello_ordering
@@ -318,26 +344,17 @@ impl GameVisitor for NativeCommand<'_> {
 
 /// `prune search --algorithm mcts`: Monte Carlo tree search of any game.
 fn run_mcts(args: &SearchArgs, choice: GameChoice) -> Result<(), CliError> {
-    let refused = [
-        args.config_args
-            .given()
-            .into_iter()
-            .find(|o| !o.starts_with("--algorithm")),
-        args.depth.map(|_| "--depth".to_string()),
-        args.nodes.map(|_| "--nodes (give --playouts)".to_string()),
-        args.engine.map(|_| "--engine".to_string()),
-        args.selectivity.map(|_| "--selectivity".to_string()),
-        args.parallel_args
-            .parallel
-            .as_ref()
-            .map(|_| "--parallel (give --mcts-parallel)".to_string()),
-        args.verbose.then(|| "--verbose".to_string()),
-    ];
-    if let Some(option) = refused.into_iter().flatten().next() {
-        return Err(CliError::Usage(format!(
-            "{option}: not an option of Monte Carlo tree search (--algorithm mcts)"
-        )));
-    }
+    args.refuse_beside(
+        "Monte Carlo tree search (--algorithm mcts)",
+        [
+            args.nodes.map(|_| "--nodes (give --playouts)".to_string()),
+            args.parallel_args
+                .parallel
+                .as_ref()
+                .map(|_| "--parallel (give --mcts-parallel)".to_string()),
+            None,
+        ],
+    )?;
     let threads = args.parallel_args.build()?.threads;
     let config = args.mcts_args.build(threads)?;
     let time = args.time_ms.map(Duration::from_millis);

@@ -127,6 +127,16 @@ impl GameVisitor for Build<'_> {
     }
 }
 
+/// The expected line of a search that chose `mv`: its principal variation when that starts
+/// with `mv`, else `mv` alone.
+pub(crate) fn line_from<M: PartialEq>(mv: M, pv: Vec<M>) -> Vec<M> {
+    if pv.first() == Some(&mv) {
+        pv
+    } else {
+        vec![mv]
+    }
+}
+
 /// A score as a number in the game's unit: a proven result's margin, else the evaluation.
 pub(crate) fn score_value(score: Score) -> f64 {
     match score.margin() {
@@ -198,11 +208,7 @@ impl<G: RegisteredGame, E: Evaluator<G>> Agent<G> for SearchAgent<G, E> {
             eval: score_value(r.score),
             exact: r.exhausted || r.score.is_decisive(),
             depth: r.depth,
-            pv: if r.pv.first() == Some(&mv) {
-                r.pv
-            } else {
-                vec![mv]
-            },
+            pv: crate::agents::line_from(mv, r.pv),
             nodes: r.stats.total.nodes,
             time: start.elapsed(),
         })
@@ -288,11 +294,7 @@ pub(crate) fn mcts_thought<M: Copy + PartialEq>(
         eval: value,
         exact: false,
         depth: r.max_depth,
-        pv: if r.pv.first() == Some(&mv) {
-            r.pv.clone()
-        } else {
-            vec![mv]
-        },
+        pv: crate::agents::line_from(mv, r.pv.clone()),
         nodes: r.playouts,
         time: start.elapsed(),
     }

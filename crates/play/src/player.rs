@@ -340,11 +340,7 @@ impl EnginePlayer {
             eval: to_discs(r.score),
             exact: r.exhausted,
             depth: r.depth,
-            pv: if r.pv.first() == Some(&mv) {
-                r.pv
-            } else {
-                vec![mv]
-            },
+            pv: crate::agents::line_from(mv, r.pv),
             nodes: r.stats.total.nodes,
             time: start.elapsed(),
         }

@@ -89,11 +89,7 @@ impl Agent<Position> for ShogiPlayer {
             eval: f64::from(r.score),
             exact: r.score.abs() >= MATE_BOUND,
             depth: r.depth,
-            pv: if r.pv.first() == Some(&mv) {
-                r.pv
-            } else {
-                vec![mv]
-            },
+            pv: crate::agents::line_from(mv, r.pv),
             nodes: r.nodes,
             time: start.elapsed(),
         })
