@@ -20,6 +20,9 @@ const STDERR_LINES: usize = 5;
 /// How long a failing engine's last words are waited for once its output has closed.
 const EXIT_WAIT: Duration = Duration::from_millis(500);
 
+/// `ETXTBSY`: the program file is open for writing somewhere.
+const TEXT_FILE_BUSY: i32 = 26;
+
 /// The most characters of one kept line of standard error.
 const STDERR_LINE_CHARS: usize = 200;
 
@@ -170,13 +173,29 @@ impl EngineLink {
         self.broken = None;
         let mut words = self.command.split_whitespace();
         let program = words.next().unwrap_or_default();
-        let mut child = Command::new(program)
-            .args(words)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| AgentError(format!("cannot start engine '{}': {e}", self.command)))?;
+        let args: Vec<&str> = words.collect();
+        // A program file just written may still be open for writing in a child that another
+        // thread forked meanwhile ("text file busy"): try again for a moment.
+        let mut tries = 0;
+        let mut child = loop {
+            let started = Command::new(program)
+                .args(&args)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn();
+            match started {
+                Err(e) if e.raw_os_error() == Some(TEXT_FILE_BUSY) && tries < 50 => {
+                    tries += 1;
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                other => {
+                    break other.map_err(|e| {
+                        AgentError(format!("cannot start engine '{}': {e}", self.command))
+                    })?
+                }
+            }
+        };
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
