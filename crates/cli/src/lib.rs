@@ -12,6 +12,7 @@ mod eval_check_cmd;
 mod games;
 mod lab_cmd;
 mod match_cmd;
+mod mate_cmd;
 mod mcts_args;
 mod memory;
 mod nboard_cmd;
@@ -65,6 +66,9 @@ enum Command {
     /// Speak the NBoard protocol on stdin/stdout, so that the NBoard GUI (or any program that
     /// speaks it) can use prune as its engine.
     Nboard(nboard_cmd::NboardArgs),
+    /// Solve tsume-shogi (mate) problems: df-pn over checks and evasions, the shortest mate
+    /// against the longest defence; SFENs on the command line or a file of them.
+    Mate(mate_cmd::MateArgs),
     /// Speak the USI protocol on stdin/stdout, so that shogi GUIs (or any program that speaks
     /// it) can use prune's shogi engine.
     Usi(shogi_cmd::UsiArgs),
@@ -152,6 +156,7 @@ pub fn run() -> ExitCode {
         Command::Play(args) => play_cmd::run(&args),
         Command::Nboard(args) => nboard_cmd::run(&args),
         Command::Usi(args) => shogi_cmd::run_usi(&args),
+        Command::Mate(args) => mate_cmd::run(&args),
         Command::Match(args) => match_cmd::run(&args),
         Command::Bench(args) => bench_cmd::run(&args),
         Command::Train(args) => train_cmd::run(&args),

@@ -24,6 +24,7 @@
 mod bitboard;
 pub mod engine;
 mod eval;
+pub mod mate;
 mod notation;
 mod position;
 mod record;

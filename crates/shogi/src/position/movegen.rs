@@ -257,20 +257,12 @@ impl Position {
     ) {
         let us = self.side;
         let them = us.flip();
-        let Some(king) = self.king(us) else {
-            // No king to lose: only uchifuzume can refuse a move.
-            let mut legal = Vec::new();
-            self.pseudo_moves(&mut legal, captures_only);
-            self.keep_by_playing(&mut legal, 0);
-            for mv in legal {
-                moves.push(mv);
-            }
-            return;
-        };
+        let king = self.king(us);
         let ours = self.colors[us.index()];
         let theirs = self.colors[them.index()];
         let occupied = ours | theirs;
-        let checkers = self.checkers(king, them, occupied);
+        // Without a king to lose (a tsume problem's attacker), nothing is in check or pinned.
+        let checkers = king.map_or(0, |king| self.checkers(king, them, occupied));
         let (targets, drop_targets) = if checkers == 0 {
             if captures_only {
                 (theirs, 0)
@@ -280,6 +272,7 @@ impl Position {
         } else if checkers & (checkers - 1) == 0 {
             // One checker: capture it, or (not for captures only) block its line.
             let checker = Square(checkers.trailing_zeros() as u8);
+            let king = king.expect("a king in check");
             let between = bitboard::towards(king, checker) & !checkers;
             if captures_only {
                 (checkers, 0)
@@ -298,12 +291,12 @@ impl Position {
 
     /// The moves of the pieces on the board, piece by piece in square order (the order the
     /// engine's searches were tuned with): the king's to unattacked squares, the others' to
-    /// `targets`, a pinned piece's along its line.
+    /// `targets`, a pinned piece's along its line (`king`: the mover's, if it has one).
     #[inline(always)]
     fn board_moves(
         &self,
         moves: &mut impl MoveSink,
-        king: Square,
+        king: Option<Square>,
         occupied: Bitboard,
         targets: Bitboard,
         captures_only: bool,
@@ -311,7 +304,14 @@ impl Position {
         let us = self.side;
         let them = us.flip();
         let ours = self.colors[us.index()];
-        let pinned = self.pinned(king, occupied);
+        let pinned = match king {
+            Some(king) => self.pinned(king, occupied),
+            None => Pinned {
+                all: 0,
+                lines: [(Square(0), 0); 8],
+                count: 0,
+            },
+        };
         let zone = Self::zone(us);
         let king_targets = if captures_only {
             self.colors[them.index()]
@@ -335,8 +335,8 @@ impl Position {
                 .expect("a piece on its bit")
                 .kind;
             if kind == Kind::King {
-                let without_king = occupied ^ bit(king);
-                let reach = bitboard::step_attacks(us, Kind::King, king) & king_targets;
+                let without_king = occupied ^ bit(from);
+                let reach = bitboard::step_attacks(us, Kind::King, from) & king_targets;
                 for to in squares(reach) {
                     if !self.attacked_over(to, them, without_king) {
                         moves.push(Move::Normal {
@@ -468,14 +468,48 @@ impl Position {
     /// has no legal move (never a pawn drop: uchifuzume forbids that mate). The first found
     /// in generation order.
     ///
-    /// The legal moves are generated into a sink that plays only the checks: a move whose
-    /// piece attacks the king from its target square (the squares each kind checks from are
-    /// found once), or one that leaves a line from the king (a discovered check, decided by
-    /// playing it).
+    /// The legal moves are generated into a sink that plays only the checks (see
+    /// [`CheckTargets`]).
     pub fn mate_in_one(&self) -> Option<Move> {
-        let us = self.side;
-        let king = self.king(us.flip())?;
-        let occupied = self.occupied();
+        let mut finder = MateFinder {
+            targets: CheckTargets::of(self)?,
+            found: None,
+        };
+        self.generate(&mut finder, false, true);
+        finder.found
+    }
+
+    /// The legal moves that check the opponent's king, appended to `moves` in generation
+    /// order (none if the opponent has no king).
+    pub fn generate_checks(&self, moves: &mut Vec<Move>) {
+        let Some(targets) = CheckTargets::of(self) else {
+            return;
+        };
+        let mut sink = CheckSink { targets, moves };
+        self.generate(&mut sink, false, true);
+    }
+}
+
+/// Where the side to move checks the opponent's king from: a move whose piece attacks the
+/// king from its target square (the squares each kind checks from are found once), or one
+/// that leaves a line from the king (a discovered check, decided by playing it).
+struct CheckTargets<'a> {
+    position: &'a Position,
+    /// By kind: where a piece of that kind of the side to move attacks the king from.
+    checks: [Bitboard; 14],
+    /// Every square some kind checks from.
+    any_check: Bitboard,
+    /// The squares on the king's lines (a piece leaving one may uncover a check).
+    lines: Bitboard,
+}
+
+impl<'a> CheckTargets<'a> {
+    /// The check targets of the side to move in `position`; `None` if the opponent has no
+    /// king.
+    fn of(position: &'a Position) -> Option<CheckTargets<'a>> {
+        let us = position.side;
+        let king = position.king(us.flip())?;
+        let occupied = position.occupied();
         // A piece of ours of kind k checks from `checks[k]`: where their piece of that kind
         // on the king's square would attack (the moved piece's own square left occupied
         // changes nothing: it was not on a line to the king that it attacked along).
@@ -483,27 +517,43 @@ impl Position {
         for kind in Kind::ALL {
             checks[kind as usize] = bitboard::attacks(us.flip(), kind, king, occupied);
         }
-        let lines =
-            bitboard::rook_attacks(king, occupied) | bitboard::bishop_attacks(king, occupied);
-        let mut finder = MateFinder {
-            position: self,
+        Some(CheckTargets {
+            position,
             checks,
             any_check: checks.iter().fold(0, |all, &b| all | b),
-            lines,
-            found: None,
+            lines: bitboard::rook_attacks(king, occupied)
+                | bitboard::bishop_attacks(king, occupied),
+        })
+    }
+
+    /// Whether legal `mv` checks: `None` if not; else the position after it when that had
+    /// to be played to tell (a discovered check).
+    #[inline(always)]
+    fn check(&self, mv: Move) -> Option<Option<Position>> {
+        let p = self.position;
+        let (to, from) = match mv {
+            Move::Normal { from, to, .. } => (to, Some(from)),
+            Move::Drop { to, .. } => (to, None),
         };
-        self.generate(&mut finder, false, true);
-        finder.found
+        let discovered = from.is_some_and(|f| self.lines & bit(f) != 0);
+        // Most moves go nowhere any kind checks from: rejected before asking the kind.
+        if !discovered && self.any_check & bit(to) == 0 {
+            return None;
+        }
+        if self.checks[p.placed(mv) as usize] & bit(to) != 0 {
+            return Some(None);
+        }
+        if !discovered {
+            return None;
+        }
+        let after = p.play(mv);
+        after.in_check().then_some(Some(after))
     }
 }
 
 /// The sink of [`Position::mate_in_one`]: tries each check as it comes.
 struct MateFinder<'a> {
-    position: &'a Position,
-    checks: [Bitboard; 14],
-    /// Every square some kind checks from.
-    any_check: Bitboard,
-    lines: Bitboard,
+    targets: CheckTargets<'a>,
     found: Option<Move>,
 }
 
@@ -514,31 +564,39 @@ impl MoveSink for MateFinder<'_> {
 
     /// A drop checks only directly: from where some kind attacks the king.
     fn drop_squares(&self) -> Bitboard {
-        self.any_check
+        self.targets.any_check
     }
 
     fn push(&mut self, mv: Move) {
         if self.found.is_some() {
             return;
         }
-        let p = self.position;
-        let (to, from) = match mv {
-            Move::Normal { from, to, .. } => (to, Some(from)),
-            Move::Drop { to, .. } => (to, None),
+        let Some(after) = self.targets.check(mv) else {
+            return;
         };
-        let discovered = from.is_some_and(|f| self.lines & bit(f) != 0);
-        // Most moves go nowhere any kind checks from: rejected before asking the kind.
-        if !discovered && self.any_check & bit(to) == 0 {
-            return;
-        }
-        let direct = self.checks[p.placed(mv) as usize] & bit(to) != 0;
-        if !direct && !discovered {
-            return;
-        }
-        let after = p.play(mv);
+        let after = after.unwrap_or_else(|| self.targets.position.play(mv));
         // A reply that would itself be a pawn drop mating us is no reply (uchifuzume).
-        if (direct || after.in_check()) && !after.any_reply(true) {
+        if !after.any_reply(true) {
             self.found = Some(mv);
+        }
+    }
+}
+
+/// The sink of [`Position::generate_checks`]: keeps the checks.
+struct CheckSink<'a, 'b> {
+    targets: CheckTargets<'a>,
+    moves: &'b mut Vec<Move>,
+}
+
+impl MoveSink for CheckSink<'_, '_> {
+    /// A drop checks only directly: from where some kind attacks the king.
+    fn drop_squares(&self) -> Bitboard {
+        self.targets.any_check
+    }
+
+    fn push(&mut self, mv: Move) {
+        if self.targets.check(mv).is_some() {
+            self.moves.push(mv);
         }
     }
 }

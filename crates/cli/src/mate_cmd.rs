@@ -1,0 +1,303 @@
+//! `prune mate`: tsume-shogi, the mate solver on SFEN positions given on the command line or in
+//! a file (one per line: a bare SFEN, or the suites' `id<TAB>sfen<TAB>plies<TAB>solution`
+//! lines, whose stated length is then checked).
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
+use prune_shogi::mate::{solve_mate, MateConfig, MateOutcome, MateReport};
+use prune_shogi::Position;
+use serde_json::json;
+
+use crate::cells::{count, right};
+use crate::CliError;
+
+/// Options of `prune mate`.
+#[derive(Args, Debug)]
+pub struct MateArgs {
+    /// The game: only shogi has a mate solver.
+    #[arg(long, default_value = "shogi")]
+    pub game: String,
+    /// Positions as SFEN (quoted: an SFEN has spaces), the attacker to move.
+    #[arg(value_name = "SFEN")]
+    pub sfens: Vec<String>,
+    /// A file of positions: one per line, a bare SFEN or `id<TAB>sfen<TAB>plies<TAB>...`
+    /// (the format of the tsume suites); empty lines and lines starting with `#` are skipped.
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<PathBuf>,
+    /// Seconds each position may take (default: no limit but the nodes).
+    #[arg(long, value_name = "SECONDS")]
+    pub time: Option<f64>,
+    /// Nodes each position may search.
+    #[arg(long, default_value_t = MateConfig::default().max_nodes)]
+    pub nodes: u64,
+    /// The longest mate looked for, in plies.
+    #[arg(long, value_name = "PLIES", default_value_t = MateConfig::default().max_plies)]
+    pub max_plies: u16,
+    /// Stop at the first mate found instead of shortening it to the shortest.
+    #[arg(long)]
+    pub first: bool,
+    /// Only the first N positions of the file.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+    /// One JSON object per position instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A position to solve: its name, the SFEN and the length its source states, if any.
+struct Problem {
+    id: String,
+    sfen: String,
+    stated: Option<usize>,
+}
+
+/// Reads `text` (a file's lines) as problems; an error names the line.
+fn problems_in(text: &str, file: &str) -> Result<Vec<Problem>, CliError> {
+    let mut problems = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim_end_matches('\r');
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line.split('\t').collect();
+        let problem = if fields.len() >= 3 {
+            let stated = fields[2].trim().parse::<usize>().map_err(|_| {
+                CliError::Usage(format!(
+                    "{file}:{}: the third field should be the mate's plies, got '{}'",
+                    i + 1,
+                    fields[2]
+                ))
+            })?;
+            Problem {
+                id: fields[0].to_string(),
+                sfen: fields[1].to_string(),
+                stated: Some(stated),
+            }
+        } else {
+            Problem {
+                id: format!("{file}:{}", i + 1),
+                sfen: fields[0].trim().to_string(),
+                stated: None,
+            }
+        };
+        problems.push(problem);
+    }
+    Ok(problems)
+}
+
+/// Runs `prune mate`.
+pub fn run(args: &MateArgs) -> Result<(), CliError> {
+    if args.game.trim().to_ascii_lowercase() != "shogi" {
+        return Err(CliError::Usage(format!(
+            "--game: only shogi has a mate solver, got '{}' (other games are proved with \
+             `prune search --algorithm dfpn`)",
+            args.game
+        )));
+    }
+    let mut problems: Vec<Problem> = args
+        .sfens
+        .iter()
+        .enumerate()
+        .map(|(i, sfen)| Problem {
+            id: format!("#{}", i + 1),
+            sfen: sfen.clone(),
+            stated: None,
+        })
+        .collect();
+    if let Some(path) = &args.file {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| CliError::Usage(format!("--file {}: {e}", path.display())))?;
+        problems.extend(problems_in(&text, &path.display().to_string())?);
+    }
+    if let Some(limit) = args.limit {
+        problems.truncate(limit);
+    }
+    if problems.is_empty() {
+        return Err(CliError::Usage(
+            "no position: give SFENs or --file FILE".to_string(),
+        ));
+    }
+    // Every position is read before any is solved: a typo is reported at once.
+    let mut positions = Vec::new();
+    for p in &problems {
+        let position: Position = p
+            .sfen
+            .parse()
+            .map_err(|e| CliError::Usage(format!("{}: '{}': {e}", p.id, p.sfen)))?;
+        positions.push(position);
+    }
+    let time = match args.time {
+        Some(t) if !(t.is_finite() && t > 0.0) => {
+            return Err(CliError::Usage(format!(
+                "--time: expected a positive number of seconds, got {t}"
+            )))
+        }
+        t => t.map(Duration::from_secs_f64),
+    };
+    let config = MateConfig {
+        max_nodes: args.nodes,
+        time,
+        max_plies: args.max_plies,
+        shortest: !args.first,
+        ..MateConfig::default()
+    };
+    let mut table = Table::new();
+    table.load_preset(UTF8_FULL_CONDENSED).set_header(vec![
+        "position", "result", "plies", "stated", "nodes", "time", "line",
+    ]);
+    let mut summary = Summary::default();
+    for (problem, position) in problems.iter().zip(&positions) {
+        let start = Instant::now();
+        let report = solve_mate(position, &config, None)
+            .map_err(|e| CliError::Usage(format!("{}: {e}", problem.id)));
+        let elapsed = start.elapsed();
+        let report = match report {
+            Ok(r) => r,
+            Err(e) if problems.len() == 1 => return Err(e),
+            Err(CliError::Usage(msg) | CliError::Failure(msg)) => {
+                // One bad position of a file: said, and the others solved.
+                eprintln!("error: {msg}");
+                summary.refused += 1;
+                continue;
+            }
+        };
+        summary.add(&report, problem.stated, elapsed);
+        let line = report
+            .line
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(" ");
+        if args.json {
+            println!(
+                "{}",
+                json!({
+                    "id": problem.id,
+                    "sfen": problem.sfen,
+                    "result": outcome_name(report.outcome),
+                    "plies": (report.outcome == MateOutcome::Mate).then_some(report.line.len()),
+                    "shortest": report.shortest,
+                    "stated": problem.stated,
+                    "nodes": report.nodes,
+                    "entries": report.entries,
+                    "seconds": elapsed.as_secs_f64(),
+                    "line": line,
+                })
+            );
+        } else {
+            table.add_row(vec![
+                problem.id.clone().into(),
+                outcome_name(report.outcome).into(),
+                right(plies_text(&report)),
+                right(problem.stated.map_or("-".to_string(), |s| s.to_string())),
+                count(report.nodes),
+                right(format!("{:.3} s", elapsed.as_secs_f64())),
+                shorten(&line, 60).into(),
+            ]);
+        }
+    }
+    if !args.json {
+        println!("{table}");
+        summary.print();
+    }
+    Ok(())
+}
+
+/// The outcome in words.
+fn outcome_name(outcome: MateOutcome) -> &'static str {
+    match outcome {
+        MateOutcome::Mate => "mate",
+        MateOutcome::NoMate => "no mate",
+        MateOutcome::Unknown => "unknown",
+    }
+}
+
+/// The mate's plies, marked `≤` when not known to be the shortest.
+fn plies_text(report: &MateReport) -> String {
+    match report.outcome {
+        MateOutcome::Mate if report.shortest => report.line.len().to_string(),
+        MateOutcome::Mate => format!("≤{}", report.line.len()),
+        _ => "-".to_string(),
+    }
+}
+
+/// `text` cut to `width` characters with an ellipsis.
+fn shorten(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    let mut cut: String = text.chars().take(width - 1).collect();
+    cut.push('…');
+    cut
+}
+
+/// The totals of a run.
+#[derive(Default)]
+struct Summary {
+    positions: usize,
+    mates: usize,
+    no_mates: usize,
+    refused: usize,
+    /// Mates whose length the source states: as stated, and those that differ.
+    as_stated: usize,
+    differ: Vec<String>,
+    nodes: u64,
+    total: Duration,
+    longest: Duration,
+}
+
+impl Summary {
+    fn add(&mut self, report: &MateReport, stated: Option<usize>, elapsed: Duration) {
+        self.positions += 1;
+        self.nodes += report.nodes;
+        self.total += elapsed;
+        self.longest = self.longest.max(elapsed);
+        match report.outcome {
+            MateOutcome::Mate => self.mates += 1,
+            MateOutcome::NoMate => self.no_mates += 1,
+            MateOutcome::Unknown => {}
+        }
+        if let Some(stated) = stated {
+            let found = match report.outcome {
+                MateOutcome::Mate => report.line.len(),
+                _ => 0,
+            };
+            if found == stated {
+                self.as_stated += 1;
+            } else {
+                self.differ.push(format!("{found} (stated {stated})"));
+            }
+        }
+    }
+
+    fn print(&self) {
+        let n = self.positions.max(1) as f64;
+        println!(
+            "{} positions: {} mates, {} no mate, {} unknown{}; time mean {:.3} s, max {:.3} s; \
+             {} nodes",
+            self.positions,
+            self.mates,
+            self.no_mates,
+            self.positions - self.mates - self.no_mates,
+            if self.refused > 0 {
+                format!(", {} refused", self.refused)
+            } else {
+                String::new()
+            },
+            self.total.as_secs_f64() / n,
+            self.longest.as_secs_f64(),
+            self.nodes
+        );
+        if self.as_stated + self.differ.len() > 0 {
+            println!(
+                "lengths as the source states: {} of {} (strict rules: every interposition \
+                 counts)",
+                self.as_stated,
+                self.as_stated + self.differ.len()
+            );
+        }
+    }
+}

@@ -1,0 +1,197 @@
+//! Tsume-shogi: the mate solver. The side to move (the attacker) must check at every move,
+//! the defender escapes as it can (king moves, captures, interpositions by moves and drops),
+//! and the attacker wins when the defender has no legal reply. A pawn drop that mates is
+//! illegal (uchifuzume), and coming back to a position of the same line gets the attacker
+//! nowhere (a perpetual check loses).
+//!
+//! The search is df-pn (Nagai, 2002) with the 1+ε trick over checks and evasions, its table
+//! keyed by the board with the attacker's hand beside it: a proof holds for a hand that holds
+//! at least as much, a disproof for one that holds at most as much. A repetition refutes only
+//! the line that meets it, so it is kept on that line and never in the table (the
+//! graph-history interaction: a position disproved through a loop is not disproved for other
+//! paths). Depth-limited searches keep their disproofs with the depth they hold to.
+//!
+//! The mate found first is then shortened: searched again for a mate two plies shorter until
+//! there is none, which makes its length the shortest mate against the longest resistance.
+//! The rules are the strict ones: every interposition is a defence, the futile ones (無駄合)
+//! included, so a problem whose published solution ignores futile interpositions can be
+//! longer here.
+
+mod search;
+mod table;
+
+use std::fmt;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use crate::{Move, Position};
+use search::Solver;
+use table::{Plies, UNLIMITED};
+
+/// How the solver searches.
+#[derive(Clone, Debug)]
+pub struct MateConfig {
+    /// The most nodes (expanded positions) for the whole solve.
+    pub max_nodes: u64,
+    /// The most time for the whole solve (`None`: no limit).
+    pub time: Option<Duration>,
+    /// The longest mate looked for, in plies.
+    pub max_plies: u16,
+    /// The most table entries.
+    pub max_entries: usize,
+    /// Whether the mate found is shortened to the shortest one.
+    pub shortest: bool,
+}
+
+impl Default for MateConfig {
+    fn default() -> Self {
+        MateConfig {
+            max_nodes: 50_000_000,
+            time: None,
+            max_plies: 4_095,
+            max_entries: 8_000_000,
+            shortest: true,
+        }
+    }
+}
+
+/// What the solver found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MateOutcome {
+    /// A mate: the line is in the report.
+    Mate,
+    /// No mate at all (or, under a ply limit, none within it).
+    NoMate,
+    /// The limits stopped the search first.
+    Unknown,
+}
+
+/// A solve's result.
+#[derive(Clone, Debug)]
+pub struct MateReport {
+    /// What was found.
+    pub outcome: MateOutcome,
+    /// The mate: the attacker's moves and the defender's longest replies, ending in
+    /// checkmate (empty without a mate).
+    pub line: Vec<Move>,
+    /// Whether the line is known to be the shortest mate (a mate two plies shorter was
+    /// disproved); false if the shortening was not asked for or the limits stopped it.
+    pub shortest: bool,
+    /// Nodes searched (expanded positions), every search of the solve together.
+    pub nodes: u64,
+    /// Positions in the table at the end.
+    pub entries: usize,
+}
+
+/// A position the solver refuses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MateError {
+    /// The side to move, who attacks, is in check itself.
+    AttackerInCheck,
+    /// The defender (the side not to move) has no king to mate.
+    NoKingToMate,
+    /// The defender's king is attacked with the attacker to move: not a position of a game.
+    DefenderInCheck,
+}
+
+impl fmt::Display for MateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            MateError::AttackerInCheck => {
+                "the side to move is in check: a mate problem's attacker (the side to move) \
+                 must not be"
+            }
+            MateError::NoKingToMate => {
+                "the side not to move has no king to mate: the attacker is the side to move \
+                 (is the SFEN's side to move, 'b' or 'w', the right one?)"
+            }
+            MateError::DefenderInCheck => {
+                "the side not to move is in check: no game reaches this position"
+            }
+        })
+    }
+}
+
+impl std::error::Error for MateError {}
+
+/// Looks for a mate by the side to move in `position`, within `config`'s limits; `stop`, when
+/// set from another thread, ends the search as if out of time.
+pub fn solve_mate(
+    position: &Position,
+    config: &MateConfig,
+    stop: Option<&AtomicBool>,
+) -> Result<MateReport, MateError> {
+    let attacker = position.side_to_move();
+    if position.king(attacker.flip()).is_none() {
+        return Err(MateError::NoKingToMate);
+    }
+    if position.in_check() {
+        return Err(MateError::AttackerInCheck);
+    }
+    if position.null_move().in_check() {
+        return Err(MateError::DefenderInCheck);
+    }
+    // The search recurses once per ply of its line: a thread with room for the longest.
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(256 << 20)
+            .spawn_scoped(scope, || solve(position, config, stop))
+            .expect("a thread for the mate search")
+            .join()
+            .expect("the mate search does not panic")
+    })
+}
+
+/// The solve itself (see [`solve_mate`]).
+fn solve(
+    position: &Position,
+    config: &MateConfig,
+    stop: Option<&AtomicBool>,
+) -> Result<MateReport, MateError> {
+    let mut solver = Solver::new(position.side_to_move(), config.max_entries);
+    solver.max_nodes = config.max_nodes;
+    solver.deadline = config.time.map(|t| Instant::now() + t);
+    solver.stop = stop;
+    let max_plies: Plies = config.max_plies.min(UNLIMITED - 1);
+    let first = solver.search_root(position, max_plies);
+    let mut report = MateReport {
+        outcome: MateOutcome::Unknown,
+        line: Vec::new(),
+        shortest: false,
+        nodes: 0,
+        entries: 0,
+    };
+    if first.is_disproved() {
+        report.outcome = MateOutcome::NoMate;
+    } else if first.is_proved() {
+        report.outcome = MateOutcome::Mate;
+        report.line = solver.line(position, first.plies);
+        // Shorter and shorter: a mate two plies shorter than the last, until there is none.
+        while config.shortest {
+            let length = report.line.len() as Plies;
+            if length < 3 {
+                report.shortest = true;
+                break;
+            }
+            let shorter = solver.search_root(position, length - 2);
+            if shorter.is_disproved() {
+                report.shortest = true;
+                break;
+            }
+            if !shorter.is_proved() {
+                break;
+            }
+            let line = solver.line(position, shorter.plies);
+            if line.len() >= report.line.len() {
+                break;
+            }
+            report.line = line;
+        }
+    }
+    report.nodes = solver.nodes;
+    report.entries = solver.table.len();
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,215 @@
+//! The mate solver's table: positions by their board (and side to move), each board with the
+//! attacker's hands it was searched with. A proof holds for every hand that holds at least
+//! as much of each kind (the defender then holds less: the same moves still mate), a
+//! disproof for every hand that holds at most as much.
+
+use std::collections::HashMap;
+
+/// A proof or disproof number.
+pub(super) type Number = u32;
+
+/// The infinite number: a proof number there means disproved, a disproof number proved.
+pub(super) const INFINITE: Number = Number::MAX / 2;
+
+/// The attacker's hand, by hand index (pawn .. rook).
+pub(super) type Hand = [u8; 7];
+
+/// A search depth in plies: how many plies a proof may still use. [`UNLIMITED`] for none.
+pub(super) type Plies = u16;
+
+/// No limit on plies (a disproof that holds however deep one looks).
+pub(super) const UNLIMITED: Plies = Plies::MAX;
+
+/// Whether `hand` holds at least as much of every kind as `other`.
+#[inline]
+pub(super) fn covers(hand: &Hand, other: &Hand) -> bool {
+    hand.iter().zip(other).all(|(a, b)| a >= b)
+}
+
+/// What is known of a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Numbers {
+    /// The proof number (0: proved).
+    pub pn: Number,
+    /// The disproof number (0: disproved).
+    pub dn: Number,
+    /// Proved: the plies of the mate found. Disproved: the plies within which there is
+    /// surely no mate ([`UNLIMITED`]: none at all).
+    pub plies: Plies,
+    /// Disproved only by a repetition on the current path (or the path's length): true for
+    /// this path alone, never stored.
+    pub path_only: bool,
+}
+
+impl Numbers {
+    /// A position not searched yet.
+    pub const UNKNOWN: Numbers = Numbers {
+        pn: 1,
+        dn: 1,
+        plies: 0,
+        path_only: false,
+    };
+
+    /// Proved, with a mate in `plies`.
+    pub fn proved(plies: Plies) -> Numbers {
+        Numbers {
+            pn: 0,
+            dn: INFINITE,
+            plies,
+            path_only: false,
+        }
+    }
+
+    /// Disproved within `plies` (for this path only with `path_only`).
+    pub fn disproved(plies: Plies, path_only: bool) -> Numbers {
+        Numbers {
+            pn: INFINITE,
+            dn: 0,
+            plies,
+            path_only,
+        }
+    }
+
+    /// Whether proved.
+    pub fn is_proved(&self) -> bool {
+        self.pn == 0
+    }
+
+    /// Whether disproved.
+    pub fn is_disproved(&self) -> bool {
+        self.dn == 0
+    }
+}
+
+/// One position's entry: the attacker's hand and what is known with it.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    hand: Hand,
+    numbers: Numbers,
+}
+
+/// The most entries one board keeps (the least useful unsettled one makes room).
+const PER_BOARD: usize = 12;
+
+/// The table.
+pub(super) struct Table {
+    boards: HashMap<u64, Vec<Entry>>,
+    entries: usize,
+    max_entries: usize,
+}
+
+impl Table {
+    /// An empty table that keeps at most `max_entries` entries (past that its unsettled
+    /// entries are dropped).
+    pub fn new(max_entries: usize) -> Table {
+        Table {
+            boards: HashMap::new(),
+            entries: 0,
+            max_entries,
+        }
+    }
+
+    /// The entries kept.
+    pub fn len(&self) -> usize {
+        self.entries
+    }
+
+    /// What is known of the position of board `key` with the attacker's `hand`, for a search
+    /// that may use `plies` more plies: a proof of at most `plies` with a hand `hand` covers,
+    /// a disproof within at least `plies` with a hand that covers `hand`, else the numbers
+    /// last stored for exactly this hand.
+    pub fn get(&self, key: u64, hand: &Hand, plies: Plies) -> Numbers {
+        let Some(entries) = self.boards.get(&key) else {
+            return Numbers::UNKNOWN;
+        };
+        let mut found = Numbers::UNKNOWN;
+        for e in entries {
+            let n = e.numbers;
+            if n.is_proved() {
+                if n.plies <= plies && covers(hand, &e.hand) {
+                    return n;
+                }
+            } else if n.is_disproved() {
+                if n.plies >= plies && covers(&e.hand, hand) {
+                    return n;
+                }
+            } else if e.hand == *hand {
+                found = n;
+            }
+        }
+        found
+    }
+
+    /// The shortest mate known for the position (any length), if proved.
+    pub fn proof(&self, key: u64, hand: &Hand) -> Option<Plies> {
+        self.boards
+            .get(&key)?
+            .iter()
+            .filter(|e| e.numbers.is_proved() && covers(hand, &e.hand))
+            .map(|e| e.numbers.plies)
+            .min()
+    }
+
+    /// Keeps what a search learned of a position (never a path-only disproof).
+    pub fn store(&mut self, key: u64, hand: &Hand, numbers: Numbers) {
+        debug_assert!(!numbers.path_only);
+        if self.entries >= self.max_entries {
+            self.forget_unsettled();
+        }
+        let entries = self.boards.entry(key).or_default();
+        let settled = |n: &Numbers| n.is_proved() || n.is_disproved();
+        // The entry this one replaces: the same hand, unsettled (numbers move on) or a
+        // settled one of the same kind that says less.
+        let same = entries.iter().position(|e| {
+            e.hand == *hand
+                && match (settled(&e.numbers), settled(&numbers)) {
+                    (false, false) => true,
+                    (true, true) if numbers.is_proved() => {
+                        e.numbers.is_proved() && numbers.plies <= e.numbers.plies
+                    }
+                    (true, true) => e.numbers.is_disproved() && numbers.plies >= e.numbers.plies,
+                    _ => false,
+                }
+        });
+        if let Some(i) = same {
+            entries[i].numbers = numbers;
+            return;
+        }
+        if entries.len() >= PER_BOARD {
+            // Room made by the unsettled entry searched least (else the oldest entry).
+            let victim = entries
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| !settled(&e.numbers))
+                .min_by_key(|(_, e)| e.numbers.pn.min(e.numbers.dn))
+                .map_or(0, |(i, _)| i);
+            entries.swap_remove(victim);
+            self.entries -= 1;
+        }
+        entries.push(Entry {
+            hand: *hand,
+            numbers,
+        });
+        self.entries += 1;
+    }
+
+    /// Drops every unsettled entry (proofs and disproofs stay); if the settled ones still
+    /// fill more than half the table, the disproofs go too.
+    fn forget_unsettled(&mut self) {
+        self.keep(|n| n.is_proved() || n.is_disproved());
+        if self.entries > self.max_entries / 2 {
+            self.keep(Numbers::is_proved);
+        }
+    }
+
+    /// Keeps only the entries whose numbers pass `keep`.
+    fn keep(&mut self, keep: impl Fn(&Numbers) -> bool) {
+        let mut kept = 0;
+        self.boards.retain(|_, entries| {
+            entries.retain(|e| keep(&e.numbers));
+            kept += entries.len();
+            !entries.is_empty()
+        });
+        self.entries = kept;
+    }
+}
