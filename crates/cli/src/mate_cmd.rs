@@ -178,7 +178,7 @@ pub fn run(args: &MateArgs) -> Result<(), CliError> {
                     "id": problem.id,
                     "sfen": problem.sfen,
                     "result": outcome_name(report.outcome),
-                    "plies": (report.outcome == MateOutcome::Mate).then_some(report.line.len()),
+                    "plies": (report.outcome == MateOutcome::Mate).then_some(report.plies),
                     "shortest": report.shortest,
                     "stated": problem.stated,
                     "nodes": report.nodes,
@@ -218,8 +218,8 @@ fn outcome_name(outcome: MateOutcome) -> &'static str {
 /// The mate's plies, marked `≤` when not known to be the shortest.
 fn plies_text(report: &MateReport) -> String {
     match report.outcome {
-        MateOutcome::Mate if report.shortest => report.line.len().to_string(),
-        MateOutcome::Mate => format!("≤{}", report.line.len()),
+        MateOutcome::Mate if report.shortest => report.plies.to_string(),
+        MateOutcome::Mate => format!("≤{}", report.plies),
         _ => "-".to_string(),
     }
 }
@@ -262,10 +262,10 @@ impl Summary {
         }
         if let Some(stated) = stated {
             let found = match report.outcome {
-                MateOutcome::Mate => report.line.len(),
+                MateOutcome::Mate => report.plies,
                 _ => 0,
             };
-            if found == stated {
+            if found == stated && (report.shortest || found == 0) {
                 self.as_stated += 1;
             } else {
                 self.differ.push(format!("{found} (stated {stated})"));

@@ -259,6 +259,9 @@ struct Zobrist {
     hand: [[[u64; 19]; 7]; 2],
     /// XORed in when White is to move.
     white: u64,
+    /// By color, hand index and count: the hand keys of holding that many (1 up to the count
+    /// XORed together), so that a hand's key is seven lookups.
+    held: [[[u64; 19]; 7]; 2],
 }
 
 const fn splitmix(state: &mut u64) -> u64 {
@@ -295,10 +298,25 @@ static ZOBRIST: Zobrist = {
         }
         c += 1;
     }
+    let mut held = [[[0; 19]; 7]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut k = 0;
+        while k < 7 {
+            let mut n = 1;
+            while n < 19 {
+                held[c][k][n] = held[c][k][n - 1] ^ hand[c][k][n];
+                n += 1;
+            }
+            k += 1;
+        }
+        c += 1;
+    }
     Zobrist {
         piece,
         hand,
         white: splitmix(&mut state),
+        held,
     }
 };
 
@@ -383,10 +401,9 @@ impl Position {
     pub(crate) fn board_key(&self) -> u64 {
         let mut key = self.key;
         for color in [Color::Black, Color::White] {
+            let held = &ZOBRIST.held[color.index()];
             for (i, &count) in self.hands[color.index()].iter().enumerate() {
-                for n in 1..=count {
-                    key ^= hand_key(color, i, n);
-                }
+                key ^= held[i][usize::from(count).min(18)];
             }
         }
         key
@@ -737,7 +754,8 @@ impl Game for Position {
 mod tests {
     use super::*;
 
-    /// The key and the king squares kept by `play` are the ones computed from scratch, along
+    /// The key and the king squares kept by `play` are the ones computed from scratch (and
+    /// the board key is the key without the hands), along
     /// random games from the start (captures, promotions and drops included).
     #[test]
     fn incremental_key_and_kings_match_a_fresh_computation() {
@@ -756,6 +774,8 @@ mod tests {
                 let fresh = Position::from_parts(p.board, p.hands, p.side, p.ply);
                 assert_eq!(p.key, fresh.key, "after {mv} in {p}");
                 assert_eq!(p.kings, fresh.kings, "after {mv} in {p}");
+                let handless = Position::from_parts(p.board, [[0; 7]; 2], p.side, p.ply);
+                assert_eq!(p.board_key(), handless.key, "after {mv} in {p}");
             }
         }
         assert!(drops > 0, "the random games dropped pieces");

@@ -452,6 +452,9 @@ impl UsiSession {
             return self.problem("go: a search is already running");
         }
         self.join();
+        if let Some((&"mate", rest)) = words.split_first() {
+            return self.go_mate(rest);
+        }
         let go = match parse_go(words) {
             Ok(go) => go,
             Err(e) => return self.problem(e),
@@ -479,6 +482,72 @@ impl UsiSession {
             let line = match result.best {
                 Some(mv) => format!("bestmove {mv}"),
                 None => "bestmove resign".to_string(),
+            };
+            running.store(false, Ordering::SeqCst);
+            let _ = out.send(line);
+        }));
+    }
+}
+
+impl UsiSession {
+    /// `go mate [MS|infinite]`: the mate solver on the position, answered with `checkmate`
+    /// and the moves, `checkmate nomate` or `checkmate timeout` (also after `stop`). A
+    /// position the solver refuses gets an `info string` with the reason, then `nomate`.
+    fn go_mate(&mut self, words: &[&str]) {
+        let time = match words {
+            [] | ["infinite"] => None,
+            [ms] => match ms.parse::<u64>() {
+                Ok(ms) => Some(Duration::from_millis(ms)),
+                Err(_) => {
+                    self.problem(format!(
+                        "go mate: expected milliseconds or 'infinite', got '{ms}'"
+                    ));
+                    return self.send("checkmate nomate");
+                }
+            },
+            _ => {
+                self.problem(format!(
+                    "go mate: expected milliseconds or 'infinite', got '{}'",
+                    words.join(" ")
+                ));
+                return self.send("checkmate nomate");
+            }
+        };
+        let root = self.game.position().clone();
+        let config = crate::mate::MateConfig {
+            time,
+            max_nodes: u64::MAX,
+            ..crate::mate::MateConfig::default()
+        };
+        self.infinite = false;
+        self.release.store(true, Ordering::Relaxed);
+        self.stop.store(false, Ordering::Relaxed);
+        self.running.store(true, Ordering::SeqCst);
+        let (stop, out, running) = (self.stop.clone(), self.out.clone(), self.running.clone());
+        self.search = Some(std::thread::spawn(move || {
+            let started = std::time::Instant::now();
+            let result = crate::mate::solve_mate(&root, &config, Some(&stop));
+            let line = match result {
+                Err(e) => {
+                    let _ = out.send(format!("info string go mate: {e}"));
+                    "checkmate nomate".to_string()
+                }
+                Ok(report) => {
+                    let _ = out.send(format!(
+                        "info string mate search: {} nodes in {} ms",
+                        report.nodes,
+                        started.elapsed().as_millis()
+                    ));
+                    match report.outcome {
+                        crate::mate::MateOutcome::Mate => {
+                            let moves: Vec<String> =
+                                report.line.iter().map(ToString::to_string).collect();
+                            format!("checkmate {}", moves.join(" "))
+                        }
+                        crate::mate::MateOutcome::NoMate => "checkmate nomate".to_string(),
+                        crate::mate::MateOutcome::Unknown => "checkmate timeout".to_string(),
+                    }
+                }
             };
             running.store(false, Ordering::SeqCst);
             let _ = out.send(line);

@@ -71,11 +71,17 @@ pub enum MateOutcome {
 pub struct MateReport {
     /// What was found.
     pub outcome: MateOutcome,
-    /// The mate: the attacker's moves and the defender's longest replies, ending in
-    /// checkmate (empty without a mate).
+    /// The mate's length in plies: exact when `shortest`, else a length within which the
+    /// attacker mates however the defender replies (0 without a mate).
+    pub plies: usize,
+    /// The mate: the attacker's moves and the defender's replies, ending in checkmate (empty
+    /// without a mate). When `shortest`, the shortest mate against the longest defence, as
+    /// long as `plies`; otherwise a mating line through the table whose defender's replies
+    /// need not be its best (it can be shorter than `plies`).
     pub line: Vec<Move>,
-    /// Whether the line is known to be the shortest mate (a mate two plies shorter was
-    /// disproved); false if the shortening was not asked for or the limits stopped it.
+    /// Whether `plies` is known to be the shortest mate (a mate two plies shorter was
+    /// disproved) and the line is that long; false if the shortening was not asked for or
+    /// the limits stopped it.
     pub shortest: bool,
     /// Nodes searched (expanded positions), every search of the solve together.
     pub nodes: u64,
@@ -157,6 +163,7 @@ fn solve(
     let mut report = MateReport {
         outcome: MateOutcome::Unknown,
         line: Vec::new(),
+        plies: 0,
         shortest: false,
         nodes: 0,
         entries: 0,
@@ -165,28 +172,33 @@ fn solve(
         report.outcome = MateOutcome::NoMate;
     } else if first.is_proved() {
         report.outcome = MateOutcome::Mate;
-        report.line = solver.line(position, first.plies);
         // Shorter and shorter: a mate two plies shorter than the last, until there is none.
-        while config.shortest {
-            let length = report.line.len() as Plies;
-            if length < 3 {
+        let mut plies = first.plies;
+        while config.shortest && !report.shortest {
+            if plies < 3 {
                 report.shortest = true;
                 break;
             }
-            let shorter = solver.search_root(position, length - 2);
-            if shorter.is_disproved() {
-                report.shortest = true;
-                break;
-            }
+            let shorter = solver.search_root(position, plies - 2);
             if !shorter.is_proved() {
+                report.shortest = shorter.is_disproved();
                 break;
             }
-            let line = solver.line(position, shorter.plies);
-            if line.len() >= report.line.len() {
-                break;
-            }
-            report.line = line;
+            plies = shorter.plies;
         }
+        report.plies = usize::from(plies);
+        let exact = if report.shortest {
+            solver.exact_line(position, plies)
+        } else {
+            None
+        };
+        report.line = match exact {
+            Some(line) => line,
+            None => {
+                report.shortest = false;
+                solver.line(position, plies)
+            }
+        };
     }
     report.nodes = solver.nodes;
     report.entries = solver.table.len();

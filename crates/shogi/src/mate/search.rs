@@ -6,11 +6,45 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::table::{Hand, Number, Numbers, Plies, Table, INFINITE, UNLIMITED};
-use crate::{Color, Move, Position};
+
+/// Whether `mv` leaves a pawn, bishop or rook unpromoted where `moves` has it promoting.
+fn unpromoted_by_choice(position: &Position, mv: Move, moves: &[Move]) -> bool {
+    let Move::Normal {
+        from,
+        to,
+        promote: false,
+    } = mv
+    else {
+        return false;
+    };
+    let promotes = Move::Normal {
+        from,
+        to,
+        promote: true,
+    };
+    matches!(
+        position.piece(from).map(|p| p.kind),
+        Some(Kind::Pawn | Kind::Bishop | Kind::Rook)
+    ) && moves.contains(&promotes)
+}
+
+/// The larger of each kind.
+fn max_hand(a: &Hand, b: &Hand) -> Hand {
+    std::array::from_fn(|k| a[k].max(b[k]))
+}
+
+/// The smaller of each kind.
+fn min_hand(a: &Hand, b: &Hand) -> Hand {
+    std::array::from_fn(|k| a[k].min(b[k]))
+}
+use crate::{Color, Kind, Move, Position};
 
 /// The ε of the 1+ε trick (Pawlewicz and Lew): a child is searched until its number passes
 /// the second best's by this fraction, which saves re-expansions.
 const EPSILON: f64 = 0.25;
+
+/// The most a new defender's node's disproof number starts at.
+const INITIAL_DN: Number = 1;
 
 /// How often (in nodes) the clock and the stop flag are read.
 const CHECK_EVERY: u64 = 1 << 12;
@@ -32,12 +66,15 @@ pub(super) struct Solver<'a> {
 
 /// A child of a node, played once when the node is expanded.
 struct Child {
+    mv: Move,
     position: Position,
     /// Its board key and the attacker's hand there: its table entry.
     key: u64,
     hand: Hand,
     /// What this path alone knows of it (a repetition), kept here and not in the table.
     path_only: Option<Numbers>,
+    /// Its numbers until the table has some (df-pn+'s initial numbers).
+    initial: Numbers,
 }
 
 impl<'a> Solver<'a> {
@@ -57,11 +94,8 @@ impl<'a> Solver<'a> {
 
     /// What the table knows of `position` for a search with `plies` left.
     pub fn known(&self, position: &Position, plies: Plies) -> Numbers {
-        self.table.get(
-            position.board_key(),
-            &position.hand(self.attacker),
-            plies,
-        )
+        self.table
+            .get(position.board_key(), &position.hand(self.attacker), plies)
     }
 
     /// Searches `position` for a mate within `plies` until it is settled or the limits stop
@@ -82,7 +116,7 @@ impl<'a> Solver<'a> {
         if self.nodes >= self.max_nodes {
             self.stopped = true;
         }
-        if self.nodes % CHECK_EVERY == 0 {
+        if self.nodes.is_multiple_of(CHECK_EVERY) {
             let late = self.deadline.is_some_and(|d| Instant::now() >= d);
             let asked = self.stop.is_some_and(|s| s.load(Ordering::Relaxed));
             self.stopped |= late || asked;
@@ -92,11 +126,8 @@ impl<'a> Solver<'a> {
     /// Stores `numbers` for `position` unless they hold for this path only.
     fn store(&mut self, position: &Position, numbers: Numbers) -> Numbers {
         if !numbers.path_only {
-            self.table.store(
-                position.board_key(),
-                &position.hand(self.attacker),
-                numbers,
-            );
+            self.table
+                .store(position.board_key(), &position.hand(self.attacker), numbers);
         }
         numbers
     }
@@ -106,29 +137,35 @@ impl<'a> Solver<'a> {
     fn mid(&mut self, position: &Position, th_pn: Number, th_dn: Number, plies: Plies) -> Numbers {
         self.count_node();
         let attacking = position.side_to_move() == self.attacker;
+        let hand = position.hand(self.attacker);
         let mut moves = Vec::new();
         if attacking {
             if plies == 0 {
-                return self.store(position, Numbers::disproved(0, false));
+                let hands = self.disproof_hand_of_leaf(position);
+                return self.store(position, Numbers::disproved(0, false, hands));
             }
-            if position.mate_in_one().is_some() {
-                return self.store(position, Numbers::proved(1));
+            if let Some(mv) = position.mate_in_one() {
+                let hands = self.proof_hand_of_mate(position, mv);
+                return self.store(position, Numbers::proved(1, hands));
             }
             if plies < 3 {
-                // No mate in one, and no room for a longer one.
-                return self.store(position, Numbers::disproved(plies, false));
+                // No mate in one, and no room for a longer one (for this hand: with more,
+                // the defender might lack a piece to block with).
+                return self.store(position, Numbers::disproved(plies, false, hand));
             }
             position.generate_checks(&mut moves);
             if moves.is_empty() {
-                return self.store(position, Numbers::disproved(UNLIMITED, false));
+                let hands = self.disproof_hand_of_leaf(position);
+                return self.store(position, Numbers::disproved(UNLIMITED, false, hands));
             }
         } else {
             position.generate_legal(&mut moves);
             if moves.is_empty() {
-                return self.store(position, Numbers::proved(0));
+                let hands = self.and_proof_hand(position, [0; 7]);
+                return self.store(position, Numbers::proved(0, hands));
             }
             if plies == 0 {
-                return self.store(position, Numbers::disproved(0, false));
+                return self.store(position, Numbers::disproved(0, false, hand));
             }
         }
         let child_plies = plies.saturating_sub(1).min(UNLIMITED - 1);
@@ -141,8 +178,10 @@ impl<'a> Solver<'a> {
                 let path_only = self
                     .path
                     .contains(&child.key())
-                    .then(|| Numbers::disproved(UNLIMITED, true));
+                    .then(|| Numbers::disproved(UNLIMITED, true, child.hand(self.attacker)));
                 Child {
+                    mv,
+                    initial: Numbers::UNKNOWN,
                     key: child.board_key(),
                     hand: child.hand(self.attacker),
                     position: child,
@@ -150,16 +189,46 @@ impl<'a> Solver<'a> {
                 }
             })
             .collect();
+        if attacking {
+            // A check the defender has few replies to is likelier to mate: its proof number
+            // starts at the number of replies (df-pn+).
+            // A pawn, bishop or rook that could promote and does not is seldom better: twice
+            // the number, searched later.
+            let mut replies = Vec::new();
+            for child in &mut children {
+                replies.clear();
+                child.position.generate_legal(&mut replies);
+                let mut n = (replies.len() as Number).max(1);
+                if unpromoted_by_choice(position, child.mv, &moves) {
+                    n *= 2;
+                }
+                child.initial = Numbers::open(n, INITIAL_DN.min(n));
+            }
+        }
+        if !attacking && child_plies >= 1 {
+            // The replies the attacker mates at once are settled now: the node's proof
+            // number then counts only the replies that need a search.
+            for child in &children {
+                if child.path_only.is_none()
+                    && !self
+                        .table
+                        .get(child.key, &child.hand, child_plies)
+                        .is_proved()
+                {
+                    if let Some(mv) = child.position.mate_in_one() {
+                        let hands = self.proof_hand_of_mate(&child.position, mv);
+                        self.table
+                            .store(child.key, &child.hand, Numbers::proved(1, hands));
+                    }
+                }
+            }
+        }
         let full_key = position.key();
         self.path.insert(full_key);
         let numbers = loop {
-            let (numbers, best, second, best_other) = self.combine(&children, attacking, child_plies);
-            if numbers.is_proved()
-                || numbers.is_disproved()
-                || numbers.pn >= th_pn
-                || numbers.dn >= th_dn
-                || self.stopped
-            {
+            let (numbers, best, second, best_other) =
+                self.combine(position, &children, attacking, child_plies);
+            if numbers.is_settled() || numbers.pn >= th_pn || numbers.dn >= th_dn || self.stopped {
                 break numbers;
             }
             // The best child's thresholds: its own number up to the second best's times 1+ε
@@ -193,26 +262,79 @@ impl<'a> Solver<'a> {
         self.store(position, numbers)
     }
 
+    /// The least hand with which the attacker's `mv` still mates at once in `position`: the
+    /// dropped piece, and if the check could be blocked, every kind the defender lacks in
+    /// full (with fewer of those, the defender would hold one to block with).
+    fn proof_hand_of_mate(&self, position: &Position, mv: Move) -> Hand {
+        let after = position.play(mv);
+        let child = self.and_proof_hand(&after, [0; 7]);
+        self.parent_hand(position, mv, child, true)
+    }
+
+    /// The defender's node (in check) proved with the children's hands covered by `hands`:
+    /// if the check could be blocked by a drop, the kinds the defender lacks are kept in full.
+    fn and_proof_hand(&self, position: &Position, mut hands: Hand) -> Hand {
+        if position.check_can_be_blocked() {
+            let own = position.hand(self.attacker);
+            let theirs = position.hand(self.attacker.flip());
+            for k in 0..7 {
+                if theirs[k] == 0 {
+                    hands[k] = own[k];
+                }
+            }
+        }
+        hands
+    }
+
+    /// The most hand for which the attacker's node with no check (or no plies left) stays
+    /// without a mate: every piece of a kind it holds (the defender's too: more of a kind
+    /// held gives no new move), none of a kind it lacks.
+    fn disproof_hand_of_leaf(&self, position: &Position) -> Hand {
+        let own = position.hand(self.attacker);
+        let theirs = position.hand(self.attacker.flip());
+        let mut hands = [0; 7];
+        for k in 0..7 {
+            if own[k] > 0 {
+                hands[k] = own[k] + theirs[k];
+            }
+        }
+        hands
+    }
+
     /// A node's numbers from its children's: (numbers, the best child, the second best's
     /// number, the best child's other number). At the attacker's node the proof number is the
     /// least child's and the disproof number their sum; at the defender's the other way round.
+    /// A settled node's hand is derived from its children's (proof and disproof pieces).
     fn combine(
         &self,
+        position: &Position,
         children: &[Child],
         attacking: bool,
         child_plies: Plies,
     ) -> (Numbers, usize, Number, Number) {
         let (mut best, mut best_n, mut second_n, mut best_other) = (0, INFINITE, INFINITE, 0);
         let mut sum: Number = 0;
-        // Proved: the mate's plies (attacker: the shortest child's, defender: the longest).
-        // Disproved: the plies it holds within, and whether for this path only.
-        let mut mate_plies: Option<Plies> = None;
-        let mut refuted: Option<(Plies, bool)> = None;
+        // The attacker's node: its shortest proved child; the defender's: the longest
+        // proof, and the hands of all proofs (their union).
+        let mut proof: Option<(Plies, Hand)> = None;
+        // The attacker's node: the least plies and hand of all disproofs (their
+        // intersection), and whether any is for this path only; the defender's: its best
+        // refutation (for every path first, then the deepest).
+        let mut refutation: Option<(Plies, bool, Hand)> = None;
         for (i, child) in children.iter().enumerate() {
-            let n = child
-                .path_only
-                .unwrap_or_else(|| self.table.get(child.key, &child.hand, child_plies));
-            let (own, other) = if attacking { (n.pn, n.dn) } else { (n.dn, n.pn) };
+            let n = child.path_only.unwrap_or_else(|| {
+                self.table
+                    .find(child.key, &child.hand, child_plies)
+                    .unwrap_or(Numbers {
+                        hand: child.hand,
+                        ..child.initial
+                    })
+            });
+            let (own, other) = if attacking {
+                (n.pn, n.dn)
+            } else {
+                (n.dn, n.pn)
+            };
             sum = sum.saturating_add(other).min(INFINITE);
             if own < best_n {
                 second_n = best_n;
@@ -223,25 +345,33 @@ impl<'a> Solver<'a> {
                 second_n = own;
             }
             if n.is_proved() {
-                mate_plies = Some(match mate_plies {
-                    None => n.plies,
-                    Some(p) if attacking => p.min(n.plies),
-                    Some(p) => p.max(n.plies),
+                proof = Some(match proof {
+                    None if attacking => {
+                        (n.plies, self.parent_hand(position, child.mv, n.hand, true))
+                    }
+                    None => (n.plies, n.hand),
+                    Some((p, h)) if attacking => {
+                        if n.plies < p {
+                            (n.plies, self.parent_hand(position, child.mv, n.hand, true))
+                        } else {
+                            (p, h)
+                        }
+                    }
+                    Some((p, h)) => (p.max(n.plies), max_hand(&h, &n.hand)),
                 });
             }
             if n.is_disproved() {
-                refuted = Some(match refuted {
-                    None => (n.plies, n.path_only),
-                    // The attacker's node is refuted within the least of its children's, and
-                    // for this path only if any child is.
-                    Some((p, path)) if attacking => (p.min(n.plies), path || n.path_only),
-                    // The defender needs one refutation: one that holds for every path first,
-                    // then the deepest.
-                    Some((p, path)) => {
+                let h = self.parent_hand(position, child.mv, n.hand, attacking);
+                refutation = Some(match refutation {
+                    None => (n.plies, n.path_only, h),
+                    Some((p, path, q)) if attacking => {
+                        (p.min(n.plies), path || n.path_only, min_hand(&q, &h))
+                    }
+                    Some((p, path, q)) => {
                         if (!n.path_only, n.plies) > (!path, p) {
-                            (n.plies, n.path_only)
+                            (n.plies, n.path_only, h)
                         } else {
-                            (p, path)
+                            (p, path, q)
                         }
                     }
                 });
@@ -254,19 +384,138 @@ impl<'a> Solver<'a> {
         };
         let up = |p: Plies| if p == UNLIMITED { p } else { p + 1 };
         let numbers = if pn == 0 {
-            Numbers::proved(mate_plies.map_or(0, |p| p.saturating_add(1)))
+            let (p, h) = proof.expect("a proved child");
+            let h = if attacking {
+                h
+            } else {
+                self.and_proof_hand(position, h)
+            };
+            Numbers::proved(p.saturating_add(1), h)
         } else if dn == 0 {
-            let (p, path_only) = refuted.unwrap_or((0, false));
-            Numbers::disproved(up(p), path_only)
-        } else {
-            Numbers {
-                pn,
-                dn,
-                plies: 0,
-                path_only: false,
+            let (p, path_only, mut q) = refutation.expect("a disproved child");
+            if attacking {
+                // More of a kind the attacker lacks would give it new drops.
+                let own = position.hand(self.attacker);
+                for k in 0..7 {
+                    if own[k] == 0 {
+                        q[k] = 0;
+                    }
+                }
             }
+            Numbers::disproved(up(p), path_only, q)
+        } else {
+            Numbers::open(pn, dn)
         };
         (numbers, best, second_n, best_other)
+    }
+
+    /// The hand at this node that a child's verdict hand `child` stands for, `mv` leading
+    /// there: the attacker's drop takes a piece out of the hand and its capture adds one, so
+    /// the parent's hand holds one more (a drop) or one less (a capture); the defender's drop
+    /// needs the defender to keep one of its kind, so a disproof's hand may not take that
+    /// kind's last piece from the defender.
+    fn parent_hand(&self, position: &Position, mv: Move, child: Hand, attacking: bool) -> Hand {
+        let mut h = child;
+        if attacking {
+            match mv {
+                Move::Drop { kind, .. } => {
+                    let k = kind.hand_index().expect("a droppable kind");
+                    h[k] = h[k].saturating_add(1);
+                }
+                Move::Normal { .. } => {
+                    if let Some(piece) = position.captured(mv) {
+                        let k = piece
+                            .kind
+                            .unpromoted()
+                            .hand_index()
+                            .expect("a captured piece goes to hand");
+                        h[k] = h[k].saturating_sub(1);
+                    }
+                }
+            }
+        } else if let Move::Drop { kind, .. } = mv {
+            let k = kind.hand_index().expect("a droppable kind");
+            let own = position.hand(self.attacker)[k];
+            let theirs = position.hand(self.attacker.flip())[k];
+            h[k] = h[k].min(own + theirs - 1);
+        }
+        h
+    }
+
+    /// The mate's moves from `position`, whose shortest mate is exactly `plies` long: the
+    /// attacker's moves that keep a mate of the remaining length, the defender's replies that
+    /// are mated no sooner (each checked by a depth-limited search on the same table).
+    /// `None` if the limits stop a search on the way or a length does not hold.
+    pub fn exact_line(&mut self, position: &Position, plies: Plies) -> Option<Vec<Move>> {
+        let mut line = Vec::new();
+        let mut position = position.clone();
+        let mut left = plies;
+        let mut moves = Vec::new();
+        loop {
+            moves.clear();
+            if position.side_to_move() == self.attacker {
+                if left == 1 {
+                    line.push(position.mate_in_one()?);
+                    return Some(line);
+                }
+                position.generate_checks(&mut moves);
+                // The checks the table already proves within the length first.
+                let proved = |s: &Self, mv: &Move| {
+                    let c = position.play(*mv);
+                    s.table
+                        .find(c.board_key(), &c.hand(s.attacker), left - 1)
+                        .is_some_and(|n| n.is_proved())
+                };
+                moves.sort_by_key(|mv| !proved(self, mv));
+                let mut next = None;
+                for &mv in &moves {
+                    let child = position.play(mv);
+                    let n = self.search_root(&child, left - 1);
+                    if self.stopped {
+                        return None;
+                    }
+                    if n.is_proved() {
+                        next = Some((mv, child));
+                        break;
+                    }
+                }
+                let (mv, child) = next?;
+                line.push(mv);
+                position = child;
+            } else {
+                position.generate_legal(&mut moves);
+                if moves.is_empty() {
+                    return (left == 0).then_some(line);
+                }
+                // The replies with the longest mates the table knows first.
+                let bound = |s: &Self, mv: &Move| {
+                    let c = position.play(*mv);
+                    s.table.proof(c.board_key(), &c.hand(s.attacker))
+                };
+                moves.sort_by_key(|mv| std::cmp::Reverse(bound(self, mv)));
+                let mut next = None;
+                for &mv in &moves {
+                    let child = position.play(mv);
+                    // Mated within left - 1 (it must be) and not within left - 3: exactly.
+                    if left < 4 {
+                        next = Some((mv, child));
+                        break;
+                    }
+                    let shorter = self.search_root(&child, left - 3);
+                    if self.stopped {
+                        return None;
+                    }
+                    if shorter.is_disproved() {
+                        next = Some((mv, child));
+                        break;
+                    }
+                }
+                let (mv, child) = next?;
+                line.push(mv);
+                position = child;
+            }
+            left -= 1;
+        }
     }
 
     /// The mate's moves from `position` (proved, within `plies`) through the table: the

@@ -4,6 +4,28 @@
 //! disproof for every hand that holds at most as much.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// The hasher of the table's map: its keys are Zobrist keys, random already, so the key is
+/// its own hash.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
 
 /// A proof or disproof number.
 pub(super) type Number = u32;
@@ -36,9 +58,12 @@ pub(super) struct Numbers {
     /// Proved: the plies of the mate found. Disproved: the plies within which there is
     /// surely no mate ([`UNLIMITED`]: none at all).
     pub plies: Plies,
-    /// Disproved only by a repetition on the current path (or the path's length): true for
-    /// this path alone, never stored.
+    /// Disproved only by a repetition on the current path: true for this path alone, never
+    /// stored.
     pub path_only: bool,
+    /// Settled: the attacker's hand the verdict holds for (a proof for every hand that
+    /// covers it, a disproof for every hand it covers); unsettled: unused.
+    pub hand: Hand,
 }
 
 impl Numbers {
@@ -48,26 +73,44 @@ impl Numbers {
         dn: 1,
         plies: 0,
         path_only: false,
+        hand: [0; 7],
     };
 
-    /// Proved, with a mate in `plies`.
-    pub fn proved(plies: Plies) -> Numbers {
+    /// Proved, with a mate in `plies`, for every hand that covers `hand`.
+    pub fn proved(plies: Plies, hand: Hand) -> Numbers {
         Numbers {
             pn: 0,
             dn: INFINITE,
             plies,
             path_only: false,
+            hand,
         }
     }
 
-    /// Disproved within `plies` (for this path only with `path_only`).
-    pub fn disproved(plies: Plies, path_only: bool) -> Numbers {
+    /// Disproved within `plies` for every hand `hand` covers (for this path only with
+    /// `path_only`).
+    pub fn disproved(plies: Plies, path_only: bool, hand: Hand) -> Numbers {
         Numbers {
             pn: INFINITE,
             dn: 0,
             plies,
             path_only,
+            hand,
         }
+    }
+
+    /// Unsettled numbers.
+    pub fn open(pn: Number, dn: Number) -> Numbers {
+        Numbers {
+            pn,
+            dn,
+            ..Numbers::UNKNOWN
+        }
+    }
+
+    /// Whether settled.
+    pub fn is_settled(&self) -> bool {
+        self.pn == 0 || self.dn == 0
     }
 
     /// Whether proved.
@@ -81,7 +124,8 @@ impl Numbers {
     }
 }
 
-/// One position's entry: the attacker's hand and what is known with it.
+/// One position's entry: the attacker's hand and what is known with it (settled: the hand
+/// of the verdict, the same as the numbers').
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     hand: Hand,
@@ -93,7 +137,7 @@ const PER_BOARD: usize = 12;
 
 /// The table.
 pub(super) struct Table {
-    boards: HashMap<u64, Vec<Entry>>,
+    boards: HashMap<u64, Vec<Entry>, BuildHasherDefault<KeyHasher>>,
     entries: usize,
     max_entries: usize,
 }
@@ -103,7 +147,7 @@ impl Table {
     /// entries are dropped).
     pub fn new(max_entries: usize) -> Table {
         Table {
-            boards: HashMap::new(),
+            boards: HashMap::default(),
             entries: 0,
             max_entries,
         }
@@ -119,22 +163,28 @@ impl Table {
     /// a disproof within at least `plies` with a hand that covers `hand`, else the numbers
     /// last stored for exactly this hand.
     pub fn get(&self, key: u64, hand: &Hand, plies: Plies) -> Numbers {
-        let Some(entries) = self.boards.get(&key) else {
-            return Numbers::UNKNOWN;
-        };
-        let mut found = Numbers::UNKNOWN;
+        self.find(key, hand, plies).unwrap_or(Numbers {
+            hand: *hand,
+            ..Numbers::UNKNOWN
+        })
+    }
+
+    /// As [`Table::get`], `None` when the table knows nothing of the position.
+    pub fn find(&self, key: u64, hand: &Hand, plies: Plies) -> Option<Numbers> {
+        let entries = self.boards.get(&key)?;
+        let mut found = None;
         for e in entries {
             let n = e.numbers;
             if n.is_proved() {
                 if n.plies <= plies && covers(hand, &e.hand) {
-                    return n;
+                    return Some(n);
                 }
             } else if n.is_disproved() {
                 if n.plies >= plies && covers(&e.hand, hand) {
-                    return n;
+                    return Some(n);
                 }
             } else if e.hand == *hand {
-                found = n;
+                found = Some(Numbers { hand: *hand, ..n });
             }
         }
         found
@@ -142,6 +192,7 @@ impl Table {
 
     /// The shortest mate known for the position (any length), if proved.
     pub fn proof(&self, key: u64, hand: &Hand) -> Option<Plies> {
+        // (A proof is kept with the least hand it needs.)
         self.boards
             .get(&key)?
             .iter()
@@ -150,9 +201,15 @@ impl Table {
             .min()
     }
 
-    /// Keeps what a search learned of a position (never a path-only disproof).
+    /// Keeps what a search learned of a position searched with the attacker's `hand` (a
+    /// verdict is kept with its own hand; never a path-only disproof).
     pub fn store(&mut self, key: u64, hand: &Hand, numbers: Numbers) {
         debug_assert!(!numbers.path_only);
+        let hand = if numbers.is_settled() {
+            &numbers.hand
+        } else {
+            hand
+        };
         if self.entries >= self.max_entries {
             self.forget_unsettled();
         }

@@ -6,13 +6,19 @@ pub(crate) fn assert_mating_line(sfen: &str, line: &[Move]) {
     let mut p: Position = sfen.parse().unwrap();
     assert!(line.len() % 2 == 1, "{sfen}: an even line {line:?}");
     for (i, &mv) in line.iter().enumerate() {
-        assert!(p.legal_moves().contains(&mv), "{sfen}: {mv} illegal at ply {i}");
+        assert!(
+            p.legal_moves().contains(&mv),
+            "{sfen}: {mv} illegal at ply {i}"
+        );
         p = p.play(mv);
         if i % 2 == 0 {
             assert!(p.in_check(), "{sfen}: {mv} at ply {i} does not check");
         }
     }
-    assert!(p.legal_moves().is_empty(), "{sfen}: the line ends without mate");
+    assert!(
+        p.legal_moves().is_empty(),
+        "{sfen}: the line ends without mate"
+    );
 }
 
 fn solve_sfen(sfen: &str) -> MateReport {
@@ -29,6 +35,7 @@ fn mates_in_one_and_three_are_found_shortest() {
     ] {
         let report = solve_sfen(sfen);
         assert_eq!(report.outcome, MateOutcome::Mate, "{sfen}");
+        assert_eq!(report.plies, plies, "{sfen}: {:?}", report.line);
         assert_eq!(report.line.len(), plies, "{sfen}: {:?}", report.line);
         assert!(report.shortest, "{sfen}");
         assert_mating_line(sfen, &report.line);

@@ -214,6 +214,21 @@ impl Position {
         checkers
     }
 
+    /// Whether the side to move is in check by one piece from afar, so that a piece put
+    /// between could block it (a drop there is a defence the defender's hand decides).
+    pub(crate) fn check_can_be_blocked(&self) -> bool {
+        let us = self.side;
+        let Some(king) = self.king(us) else {
+            return false;
+        };
+        let checkers = self.checkers(king, us.flip(), self.occupied());
+        if checkers == 0 || checkers & (checkers - 1) != 0 {
+            return false;
+        }
+        let checker = Square(checkers.trailing_zeros() as u8);
+        bitboard::towards(king, checker) & !checkers != 0
+    }
+
     /// The pieces of the side to move pinned to its king on `king`.
     #[inline]
     fn pinned(&self, king: Square, occupied: Bitboard) -> Pinned {
