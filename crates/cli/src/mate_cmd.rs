@@ -90,7 +90,7 @@ fn problems_in(text: &str, file: &str) -> Result<Vec<Problem>, CliError> {
 
 /// Runs `prune mate`.
 pub fn run(args: &MateArgs) -> Result<(), CliError> {
-    if args.game.trim().to_ascii_lowercase() != "shogi" {
+    if !args.game.trim().eq_ignore_ascii_case("shogi") {
         return Err(CliError::Usage(format!(
             "--game: only shogi has a mate solver, got '{}' (other games are proved with \
              `prune search --algorithm dfpn`)",
