@@ -133,7 +133,7 @@ struct Entry {
 }
 
 /// The most entries one board keeps (the least useful unsettled one makes room).
-const PER_BOARD: usize = 12;
+const PER_BOARD: usize = 1000000;
 
 /// The table.
 pub(super) struct Table {
