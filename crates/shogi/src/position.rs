@@ -409,6 +409,38 @@ impl Position {
         key
     }
 
+    /// The keys after legal `mv` without playing it: (the board key, given this position's
+    /// `board_key`; the full key).
+    pub(crate) fn keys_after(&self, board_key: u64, mv: Move) -> (u64, u64) {
+        let us = self.side;
+        let mut pieces = ZOBRIST.white;
+        let mut hands = 0;
+        match mv {
+            Move::Normal { from, to, promote } => {
+                let p = self.board[from.0 as usize].expect("a move starts from a piece");
+                pieces ^= piece_key(p, from);
+                if let Some(captured) = self.board[to.0 as usize] {
+                    pieces ^= piece_key(captured, to);
+                    if let Some(i) = captured.kind.unpromoted().hand_index() {
+                        hands ^= hand_key(us, i, self.hands[us.index()][i] + 1);
+                    }
+                }
+                let kind = if promote {
+                    p.kind.promoted().unwrap_or(p.kind)
+                } else {
+                    p.kind
+                };
+                pieces ^= piece_key(Piece { color: us, kind }, to);
+            }
+            Move::Drop { kind, to } => {
+                let i = kind.hand_index().expect("a droppable kind");
+                hands ^= hand_key(us, i, self.hands[us.index()][i]);
+                pieces ^= piece_key(Piece { color: us, kind }, to);
+            }
+        }
+        (board_key ^ pieces, self.key ^ pieces ^ hands)
+    }
+
     /// What `color` holds in hand, by hand index (pawn .. rook; see [`Kind::HAND`]).
     pub(crate) fn hand(&self, color: Color) -> [u8; 7] {
         self.hands[color.index()]
@@ -770,12 +802,18 @@ mod tests {
                 }
                 let mv = moves[(splitmix(&mut state) % moves.len() as u64) as usize];
                 drops += usize::from(matches!(mv, Move::Drop { .. }));
+                let before = p.clone();
                 p = p.play(mv);
                 let fresh = Position::from_parts(p.board, p.hands, p.side, p.ply);
                 assert_eq!(p.key, fresh.key, "after {mv} in {p}");
                 assert_eq!(p.kings, fresh.kings, "after {mv} in {p}");
                 let handless = Position::from_parts(p.board, [[0; 7]; 2], p.side, p.ply);
                 assert_eq!(p.board_key(), handless.key, "after {mv} in {p}");
+                assert_eq!(
+                    before.keys_after(before.board_key(), mv),
+                    (p.board_key(), p.key),
+                    "{mv} in {before}"
+                );
             }
         }
         assert!(drops > 0, "the random games dropped pieces");

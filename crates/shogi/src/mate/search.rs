@@ -67,7 +67,8 @@ pub(super) struct Solver<'a> {
 /// A child of a node, played once when the node is expanded.
 struct Child {
     mv: Move,
-    position: Position,
+    /// The position after `mv`, once played.
+    position: Option<Box<Position>>,
     /// Its board key and the attacker's hand there: its table entry.
     key: u64,
     hand: Hand,
@@ -138,6 +139,10 @@ impl<'a> Solver<'a> {
         self.count_node();
         let attacking = position.side_to_move() == self.attacker;
         let hand = position.hand(self.attacker);
+        let first_visit = self
+            .table
+            .find(position.board_key(), &hand, plies)
+            .is_none();
         let mut moves = Vec::new();
         if attacking {
             if plies == 0 {
@@ -169,35 +174,54 @@ impl<'a> Solver<'a> {
             }
         }
         let child_plies = plies.saturating_sub(1).min(UNLIMITED - 1);
+        // The children by their keys; a child is played only when it is needed.
+        let board_key = position.board_key();
         let mut children: Vec<Child> = moves
             .iter()
             .map(|&mv| {
-                let child = position.play(mv);
+                let (key, full) = position.keys_after(board_key, mv);
+                let mut hand = hand;
+                if attacking {
+                    match mv {
+                        Move::Drop { kind, .. } => {
+                            hand[kind.hand_index().expect("a droppable kind")] -= 1;
+                        }
+                        Move::Normal { .. } => {
+                            if let Some(piece) = position.captured(mv) {
+                                let k = piece.kind.unpromoted().hand_index();
+                                hand[k.expect("a captured piece goes to hand")] += 1;
+                            }
+                        }
+                    }
+                }
                 // Back to a position of this path: the attacker gets nowhere by it (a
                 // perpetual check loses), but only on this path.
                 let path_only = self
                     .path
-                    .contains(&child.key())
-                    .then(|| Numbers::disproved(UNLIMITED, true, child.hand(self.attacker)));
+                    .contains(&full)
+                    .then(|| Numbers::disproved(UNLIMITED, true, hand));
                 Child {
                     mv,
                     initial: Numbers::UNKNOWN,
-                    key: child.board_key(),
-                    hand: child.hand(self.attacker),
-                    position: child,
+                    key,
+                    hand,
+                    position: None,
                     path_only,
                 }
             })
             .collect();
         if attacking {
-            // A check the defender has few replies to is likelier to mate: its proof number
-            // starts at the number of replies (df-pn+).
-            // A pawn, bishop or rook that could promote and does not is seldom better: twice
-            // the number, searched later.
+            // A check the defender has few replies to is likelier to mate: a new child's
+            // proof number starts at the number of replies (df-pn+). A pawn, bishop or rook
+            // that could promote and does not is seldom better: twice the number.
             let mut replies = Vec::new();
             for child in &mut children {
+                if self.table.find(child.key, &child.hand, child_plies).is_some() {
+                    continue;
+                }
+                let after = child.position.insert(Box::new(position.play(child.mv)));
                 replies.clear();
-                child.position.generate_legal(&mut replies);
+                after.generate_legal(&mut replies);
                 let mut n = (replies.len() as Number).max(1);
                 if unpromoted_by_choice(position, child.mv, &moves) {
                     n *= 2;
@@ -205,18 +229,19 @@ impl<'a> Solver<'a> {
                 child.initial = Numbers::open(n, INITIAL_DN.min(n));
             }
         }
-        if !attacking && child_plies >= 1 {
-            // The replies the attacker mates at once are settled now: the node's proof
-            // number then counts only the replies that need a search.
-            for child in &children {
+        if !attacking && child_plies >= 1 && first_visit {
+            // The replies the attacker mates at once are settled on the node's first visit:
+            // its proof number then counts only the replies that need a search.
+            for child in &mut children {
                 if child.path_only.is_none()
                     && !self
                         .table
                         .get(child.key, &child.hand, child_plies)
                         .is_proved()
                 {
-                    if let Some(mv) = child.position.mate_in_one() {
-                        let hands = self.proof_hand_of_mate(&child.position, mv);
+                    let after = child.position.insert(Box::new(position.play(child.mv)));
+                    if let Some(mv) = after.mate_in_one() {
+                        let hands = self.proof_hand_of_mate(after, mv);
                         self.table
                             .store(child.key, &child.hand, Numbers::proved(1, hands));
                     }
@@ -248,12 +273,11 @@ impl<'a> Solver<'a> {
             } else {
                 (child_th_other, child_th_n)
             };
-            let result = self.mid(
-                &children[best].position,
-                child_th_pn,
-                child_th_dn,
-                child_plies,
-            );
+            let child = &mut children[best];
+            let after = child
+                .position
+                .get_or_insert_with(|| Box::new(position.play(child.mv)));
+            let result = self.mid(after, child_th_pn, child_th_dn, child_plies);
             if result.path_only {
                 children[best].path_only = Some(result);
             }
