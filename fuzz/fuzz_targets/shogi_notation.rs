@@ -3,12 +3,15 @@
 //! move that reads back to the same move, and played leaves the mover's king unattacked (with
 //! `gives_check` saying whether it checks); `mate_in_one` finds a mate exactly when a legal
 //! move leaves the opponent in check with no legal move; any USI move text read in it is legal
-//! there, plays, and prints back to text that reads as the same move. The input's first line is
+//! there, plays, and prints back to text that reads as the same move; `generate_checks` gives
+//! exactly the legal moves that check; the mate solver on a small budget refuses or answers, and
+//! a mate it finds is a mating line. The input's first line is
 //! the SFEN (or `startpos`), the rest are move texts tried in the position read (or the start
 //! position).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use prune_shogi::mate::{solve_mate, MateConfig, MateOutcome};
 use prune_shogi::Position;
 
 fuzz_target!(|data: &[u8]| {
@@ -64,6 +67,33 @@ fuzz_target!(|data: &[u8]| {
     }
     if !their_king_attacked {
         assert_eq!(position.mate_in_one().is_some(), mates, "{position}");
+        // The check generator gives exactly the legal moves that check, in their order.
+        let mut checks = Vec::new();
+        position.generate_checks(&mut checks);
+        let checking: Vec<_> = legal
+            .iter()
+            .copied()
+            .filter(|&mv| position.play(mv).in_check())
+            .collect();
+        assert_eq!(checks, checking, "{position}");
+    }
+    // The mate solver, on a small budget, refuses with a reason or answers; a mate it finds
+    // is a mating line (legal moves, a check at every attacker move, a checkmate at the end).
+    let config = MateConfig {
+        max_nodes: 2_000,
+        max_entries: 100_000,
+        ..MateConfig::default()
+    };
+    if let Ok(report) = solve_mate(&position, &config, None) {
+        if report.outcome == MateOutcome::Mate {
+            let mut p = position.clone();
+            for (i, &mv) in report.line.iter().enumerate() {
+                assert!(p.legal_moves().contains(&mv), "{mv} in {position}");
+                p = p.play(mv);
+                assert!(i % 2 == 1 || p.in_check(), "{mv} in {position}");
+            }
+            assert!(p.legal_moves().is_empty(), "{position}: {:?}", report.line);
+        }
     }
     for line in lines.take(16) {
         match position.parse_move(line) {

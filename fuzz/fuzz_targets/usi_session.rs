@@ -1,8 +1,11 @@
 //! The USI session (`crates/shogi/src/usi.rs`): any sequence of lines from the GUI never
 //! panics, every line the session sends has one of the protocol's shapes, and each `bestmove`
-//! is legal in the position its `go` was asked about. Searches are kept tiny: a `go` line is
-//! fed only with `depth 1` or `depth 2` (other limits dropped), after which the target waits
-//! for its `bestmove`; `setoption` of `USI_Hash` above 16 MiB is dropped.
+//! is legal in the position its `go` was asked about; each `checkmate` of a `go mate` is
+//! `nomate`, `timeout` or a mating line from that position (every move legal, every attacker
+//! move a check, a checkmate at the end). Searches are kept tiny: a `go` line is fed only with
+//! `depth 1` or `depth 2` (other limits dropped), a `go mate` only as `go mate 50` (or as it is
+//! when its argument is not a number, to be refused), after which the target waits for its
+//! `bestmove` or `checkmate`; `setoption` of `USI_Hash` above 16 MiB is dropped.
 #![no_main]
 
 use std::sync::mpsc::{channel, Receiver};
@@ -19,6 +22,12 @@ const MAX_LINES: usize = 24;
 fn tame(line: &str) -> Option<String> {
     let words: Vec<&str> = line.split_whitespace().collect();
     match words.first() {
+        Some(&"go") if words.get(1) == Some(&"mate") => match words.get(2) {
+            Some(arg) if arg.parse::<u64>().is_err() && *arg != "infinite" => {
+                Some(line.to_string())
+            }
+            _ => Some("go mate 50".to_string()),
+        },
         Some(&"go") => {
             let depth = words
                 .iter()
@@ -82,11 +91,25 @@ fn check_line(line: &str, position: &Position) {
                 .unwrap_or_else(|e| panic!("{line:?} in {position}: {e}"));
             assert!(position.legal_moves().contains(&mv), "{line:?}");
         }
+        ["checkmate", "nomate"] | ["checkmate", "timeout"] => {}
+        ["checkmate", ref line @ ..] => {
+            assert!(line.len() % 2 == 1, "{line:?}");
+            let mut p = position.clone();
+            for (i, text) in line.iter().enumerate() {
+                let mv = p
+                    .parse_move(text)
+                    .unwrap_or_else(|e| panic!("{line:?} in {position}: {e}"));
+                p = p.play(mv);
+                assert!(i % 2 == 1 || p.in_check(), "{line:?} in {position}");
+            }
+            assert!(p.legal_moves().is_empty(), "{line:?} in {position}");
+        }
         _ => panic!("malformed line for the GUI: {line:?}"),
     }
 }
 
-/// Every line sent so far, checked against `position`; waits for `bestmove` when `search`.
+/// Every line sent so far, checked against `position`; waits for `bestmove` (or `checkmate`)
+/// when `search`.
 fn drain(rx: &Receiver<String>, position: &Position, search: bool) {
     loop {
         let line = if search {
@@ -99,7 +122,7 @@ fn drain(rx: &Receiver<String>, position: &Position, search: bool) {
             }
         };
         check_line(&line, position);
-        if line.starts_with("bestmove") {
+        if line.starts_with("bestmove") || line.starts_with("checkmate") {
             return;
         }
     }

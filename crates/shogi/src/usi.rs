@@ -586,6 +586,50 @@ mod tests {
         }
     }
 
+    /// `go mate`: a mate in three answered with its moves; no check at all: `nomate`; a long
+    /// problem on 200 ms: `timeout`; `stop` ends an infinite one with `timeout`; bad
+    /// arguments and an attacker in check get a reason, then `nomate`; the session goes on.
+    #[test]
+    fn go_mate_answers_with_checkmate_lines() {
+        let (mut s, rx) = session();
+        // antma tsume3-02: a mate in 3.
+        s.handle("position sfen 3sks3/9/4S4/9/9/8B/9/9/9 b S 1");
+        s.handle("go mate 5000");
+        let lines = until(&rx, "checkmate");
+        let answer = lines.last().unwrap();
+        let moves: Vec<&str> = answer.split(' ').skip(1).collect();
+        assert_eq!(moves.len(), 3, "{answer}");
+        let mut p = s.position().clone();
+        for m in &moves {
+            p = p.play(p.parse_move(m).unwrap());
+        }
+        assert!(p.in_check() && p.legal_moves().is_empty(), "{answer}");
+        s.handle("position startpos");
+        s.handle("go mate infinite");
+        assert_eq!(until(&rx, "checkmate").last().unwrap(), "checkmate nomate");
+        // Zuko #1, 69 plies: not in 200 ms.
+        s.handle(
+            "position sfen 1pG1B4/Gs+P6/pP7/n1ls5/3k5/nL4+r1b/1+p1p+R4/1S7/2N6 b SP2gn2l11p 1",
+        );
+        s.handle("go mate 200");
+        assert_eq!(until(&rx, "checkmate").last().unwrap(), "checkmate timeout");
+        s.handle("go mate infinite");
+        std::thread::sleep(Duration::from_millis(100));
+        s.handle("stop");
+        assert_eq!(until(&rx, "checkmate").last().unwrap(), "checkmate timeout");
+        s.handle("go mate soon");
+        let lines = until(&rx, "checkmate");
+        assert!(lines[0].starts_with("info string go mate: expected milliseconds"));
+        assert_eq!(lines.last().unwrap(), "checkmate nomate");
+        s.handle("position sfen 4r4/9/9/9/9/9/9/9/4K1k2 b - 1");
+        s.handle("go mate 1000");
+        let lines = until(&rx, "checkmate");
+        assert!(lines[0].contains("in check"), "{lines:?}");
+        assert_eq!(lines.last().unwrap(), "checkmate nomate");
+        s.handle("isready");
+        assert_eq!(until(&rx, "readyok"), ["readyok"]);
+    }
+
     #[test]
     fn a_scripted_session() {
         let (mut s, rx) = session();

@@ -216,7 +216,11 @@ impl<'a> Solver<'a> {
             // that could promote and does not is seldom better: twice the number.
             let mut replies = Vec::new();
             for child in &mut children {
-                if self.table.find(child.key, &child.hand, child_plies).is_some() {
+                if self
+                    .table
+                    .find(child.key, &child.hand, child_plies)
+                    .is_some()
+                {
                     continue;
                 }
                 let after = child.position.insert(Box::new(position.play(child.mv)));

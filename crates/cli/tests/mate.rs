@@ -1,0 +1,84 @@
+//! `prune mate`: tsume-shogi from the command line and from a suite file (the suites'
+//! `id<TAB>sfen<TAB>plies<TAB>solution` lines), JSON lines, and clear errors for bad input.
+
+mod common;
+
+use common::{assert_usage_errors, prune, stderr, stdout};
+use serde_json::Value;
+
+/// antma tsume3-02 (in `../shared/data/tsume/antma.tsv`): a mate in 3.
+const MATE_IN_THREE: &str = "3sks3/9/4S4/9/9/8B/9/9/9 b S 1";
+
+#[test]
+fn a_position_on_the_command_line_is_solved() {
+    let o = prune(&["mate", MATE_IN_THREE, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["result"], "mate", "{v}");
+    assert_eq!(v["plies"], 3, "{v}");
+    assert_eq!(v["shortest"], true, "{v}");
+    assert_eq!(v["line"].as_str().unwrap().split(' ').count(), 3, "{v}");
+    // The start position has no check at all: no mate.
+    let o = prune(&["mate", "startpos"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("no mate"), "{}", stdout(&o));
+}
+
+#[test]
+fn a_suite_file_is_checked_against_its_stated_lengths() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/tsume/sugyan.tsv");
+    let o = prune(&["mate", "--file", path.to_str().unwrap(), "--limit", "5"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("5 positions: 5 mates"), "{out}");
+    assert!(
+        out.contains("lengths as the source states: 5 of 5"),
+        "{out}"
+    );
+}
+
+#[test]
+fn bad_input_gets_a_clear_error() {
+    let dir = std::env::temp_dir().join(format!("prune-mate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.tsv");
+    std::fs::write(
+        &bad,
+        format!("one\t{MATE_IN_THREE}\t3\t-\ntwo\t9/9/9 b - 1\t1\t-\n"),
+    )
+    .unwrap();
+    let bad_plies = dir.join("bad_plies.tsv");
+    std::fs::write(&bad_plies, format!("one\t{MATE_IN_THREE}\tthree\t-\n")).unwrap();
+    assert_usage_errors(&[
+        (&["mate", "9/9/9 b - 1"], "'9/9/9 b - 1'"),
+        (
+            &["mate", "--file", bad.to_str().unwrap()],
+            "two: '9/9/9 b - 1'",
+        ),
+        (
+            &["mate", "--file", bad_plies.to_str().unwrap()],
+            "bad_plies.tsv:1: the third field",
+        ),
+        (
+            &["mate", "--game", "othello", MATE_IN_THREE],
+            "only shogi has a mate solver",
+        ),
+        (&["mate"], "no position"),
+        (
+            &["mate", MATE_IN_THREE, "--time", "0"],
+            "--time: expected a positive number",
+        ),
+        // The attacker (Black, to move) is in check.
+        (
+            &["mate", "4r4/9/9/9/9/9/9/9/4K1k2 b - 1"],
+            "the side to move is in check",
+        ),
+        // A tsume SFEN with the wrong side to move: White attacks, and Black has no king.
+        (
+            &["mate", "3sks3/9/4S4/9/9/8B/9/9/9 w S 1"],
+            "has no king to mate",
+        ),
+    ]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
