@@ -158,7 +158,13 @@ fn the_shortest_mate_is_the_brute_force_oracles() {
 }
 
 /// The Edo problems the solver settles within a small budget (the first mate, not
-/// shortened): each a mate, its line legal and mating; none said to have no mate.
+/// shortened): each a mate, its line legal and mating; none said to have no mate but two
+/// whose transcriptions the defender escapes under the rules: in musou-037, after the
+/// source's 19th ply 9f8d, the capture 8a8d instead of 9b9c; in musou-088, after its 13th
+/// ply 4h3h, the dragon's 2i2g instead of 1f2e (cshogi's `DfPn` finds no mate after either,
+/// nor from either start).
+const ESCAPED: [&str; 2] = ["musou-037", "musou-088"];
+
 #[test]
 fn easy_edo_problems_are_mated() {
     let config = MateConfig {
@@ -176,13 +182,18 @@ fn easy_edo_problems_are_mated() {
                     assert_mating_line(&row.id, &p, &report.line);
                     mated += 1;
                 }
-                MateOutcome::NoMate => panic!("{}: every Edo problem has a mate", row.id),
+                MateOutcome::NoMate => assert!(
+                    ESCAPED.contains(&row.id.as_str()),
+                    "{}: said to have no mate",
+                    row.id
+                ),
                 MateOutcome::Unknown => {}
             }
         }
     }
+    eprintln!("{mated} of the 200 mated within the limit");
     assert!(
-        mated >= 76,
+        mated >= 77,
         "only {mated} of the 200 mated within the limit"
     );
 }
