@@ -11,6 +11,7 @@ mod minimal_tree;
 mod nodes;
 mod parallel;
 mod probcut;
+mod proof;
 mod selective;
 mod shogi;
 mod wthor;
@@ -132,6 +133,17 @@ pub const EXPERIMENTS: &[ExperimentInfo] = &[
         defaults: mcts::DEFAULTS,
         options: &["games", "time-per-move", "data"],
         run: mcts::run,
+    },
+    ExperimentInfo {
+        name: "proof-number",
+        reproduces: "Proof-number search (PN, df-pn, df-pn+) against alpha-beta searched to \
+                     the end and MCTS-Solver on the same positions within the same node \
+                     budget: tic-tac-toe, Connect Four test positions, Othello endgames, each \
+                     result checked against the truth; tsume by the mate solver against the \
+                     generic df-pn.",
+        defaults: proof::DEFAULTS,
+        options: &["node-limit", "data"],
+        run: proof::run,
     },
     ExperimentInfo {
         name: "shogi-killers",
