@@ -144,14 +144,25 @@ pub fn run(args: &MateArgs) -> Result<(), CliError> {
         shortest: !args.first,
         ..MateConfig::default()
     };
+    // Every problem on one thread with the solver's stack.
+    prune_shogi::mate::with_mate_stack(|| solve_all(args, &problems, &positions, &config))
+}
+
+/// Solves `problems` (read as `positions`) one by one, printing each as it is settled.
+fn solve_all(
+    args: &MateArgs,
+    problems: &[Problem],
+    positions: &[Position],
+    config: &MateConfig,
+) -> Result<(), CliError> {
     let mut table = Table::new();
     table.load_preset(UTF8_FULL_CONDENSED).set_header(vec![
         "position", "result", "plies", "stated", "nodes", "time", "line",
     ]);
     let mut summary = Summary::default();
-    for (problem, position) in problems.iter().zip(&positions) {
+    for (problem, position) in problems.iter().zip(positions) {
         let start = Instant::now();
-        let report = solve_mate(position, &config, None)
+        let report = solve_mate(position, config, None)
             .map_err(|e| CliError::Usage(format!("{}: {e}", problem.id)));
         let elapsed = start.elapsed();
         let report = match report {

@@ -20,6 +20,7 @@
 mod search;
 mod table;
 
+use std::cell::Cell;
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -137,14 +138,34 @@ pub fn solve_mate(
     if position.null_move().in_check() {
         return Err(MateError::DefenderInCheck);
     }
-    // The search recurses once per ply of its line: a thread with room for the longest.
+    if ON_MATE_STACK.with(Cell::get) {
+        return solve(position, config, stop);
+    }
+    with_mate_stack(|| solve(position, config, stop))
+}
+
+/// The stack of a thread that searches mates: the search recurses once per ply of its line.
+const MATE_STACK: usize = 256 << 20;
+
+thread_local! {
+    /// Whether this thread was started by [`with_mate_stack`].
+    static ON_MATE_STACK: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` on a thread with room for the mate search's deepest recursion, and waits for it:
+/// every [`solve_mate`] inside runs there at once, without starting a thread of its own (a
+/// caller with many problems saves a thread per problem).
+pub fn with_mate_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
     std::thread::scope(|scope| {
         std::thread::Builder::new()
-            .stack_size(256 << 20)
-            .spawn_scoped(scope, || solve(position, config, stop))
+            .stack_size(MATE_STACK)
+            .spawn_scoped(scope, || {
+                ON_MATE_STACK.with(|on| on.set(true));
+                f()
+            })
             .expect("a thread for the mate search")
             .join()
-            .expect("the mate search does not panic")
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
     })
 }
 
