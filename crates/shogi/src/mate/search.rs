@@ -46,6 +46,9 @@ const EPSILON: f64 = 0.25;
 /// The most a new defender's node's disproof number starts at.
 const INITIAL_DN: Number = 1;
 
+/// How often (in a node's iterations) its unsettled children are read again from the table.
+const REFRESH_EVERY: u32 = 8;
+
 /// How often (in nodes) the clock and the stop flag are read.
 const CHECK_EVERY: u64 = 1 << 12;
 
@@ -76,6 +79,9 @@ struct Child {
     path_only: Option<Numbers>,
     /// Its numbers until the table has some (df-pn+'s initial numbers).
     initial: Numbers,
+    /// Its numbers as last read or searched here: a settled one holds for good, an unsettled
+    /// one is read again from the table now and then (a transposition may have moved it).
+    known: Option<Numbers>,
 }
 
 impl<'a> Solver<'a> {
@@ -202,6 +208,7 @@ impl<'a> Solver<'a> {
                     .then(|| Numbers::disproved(UNLIMITED, true, hand));
                 Child {
                     mv,
+                    known: None,
                     initial: Numbers::UNKNOWN,
                     key,
                     hand,
@@ -254,9 +261,12 @@ impl<'a> Solver<'a> {
         }
         let full_key = position.key();
         self.path.insert(full_key);
+        let mut iteration = 0u32;
         let numbers = loop {
+            let refresh = iteration.is_multiple_of(REFRESH_EVERY);
+            iteration += 1;
             let (numbers, best, second, best_other) =
-                self.combine(position, &children, attacking, child_plies);
+                self.combine(position, &mut children, attacking, child_plies, refresh);
             if numbers.is_settled() || numbers.pn >= th_pn || numbers.dn >= th_dn || self.stopped {
                 break numbers;
             }
@@ -282,6 +292,7 @@ impl<'a> Solver<'a> {
                 .position
                 .get_or_insert_with(|| Box::new(position.play(child.mv)));
             let result = self.mid(after, child_th_pn, child_th_dn, child_plies);
+            children[best].known = Some(result);
             if result.path_only {
                 children[best].path_only = Some(result);
             }
@@ -336,9 +347,10 @@ impl<'a> Solver<'a> {
     fn combine(
         &self,
         position: &Position,
-        children: &[Child],
+        children: &mut [Child],
         attacking: bool,
         child_plies: Plies,
+        refresh: bool,
     ) -> (Numbers, usize, Number, Number) {
         let (mut best, mut best_n, mut second_n, mut best_other) = (0, INFINITE, INFINITE, 0);
         let mut sum: Number = 0;
@@ -349,15 +361,23 @@ impl<'a> Solver<'a> {
         // intersection), and whether any is for this path only; the defender's: its best
         // refutation (for every path first, then the deepest).
         let mut refutation: Option<(Plies, bool, Hand)> = None;
-        for (i, child) in children.iter().enumerate() {
-            let n = child.path_only.unwrap_or_else(|| {
-                self.table
-                    .find(child.key, &child.hand, child_plies)
-                    .unwrap_or(Numbers {
-                        hand: child.hand,
-                        ..child.initial
-                    })
-            });
+        for (i, child) in children.iter_mut().enumerate() {
+            let n = match (child.path_only, child.known) {
+                (Some(n), _) => n,
+                (None, Some(n)) if n.is_settled() || !refresh => n,
+                _ => {
+                    let n = self
+                        .table
+                        .find(child.key, &child.hand, child_plies)
+                        .unwrap_or(Numbers {
+                            hand: child.hand,
+                            ..child.initial
+                        });
+                    child.known = Some(n);
+                    n
+                }
+            };
+            let child = &*child;
             let (own, other) = if attacking {
                 (n.pn, n.dn)
             } else {
