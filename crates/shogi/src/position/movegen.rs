@@ -483,8 +483,8 @@ impl Position {
     /// has no legal move (never a pawn drop: uchifuzume forbids that mate). The first found
     /// in generation order.
     ///
-    /// The legal moves are generated into a sink that plays only the checks (see
-    /// [`CheckTargets`]).
+    /// The legal moves are generated into a sink that plays only the checks: a move whose
+    /// piece attacks the king from its target square, or one that uncovers a slider.
     pub fn mate_in_one(&self) -> Option<Move> {
         let mut finder = MateFinder {
             targets: CheckTargets::of(self)?,
