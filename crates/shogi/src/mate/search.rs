@@ -155,9 +155,13 @@ impl<'a> Solver<'a> {
                 let hands = self.disproof_hand_of_leaf(position);
                 return self.store(position, Numbers::disproved(0, false, hands));
             }
-            if let Some(mv) = position.mate_in_one() {
-                let hands = self.proof_hand_of_mate(position, mv);
-                return self.store(position, Numbers::proved(1, hands));
+            // A mate in one is looked for on the first visit (or when no room is left for a
+            // longer one): a node that comes back has none.
+            if first_visit || plies < 3 {
+                if let Some(mv) = position.mate_in_one() {
+                    let hands = self.proof_hand_of_mate(position, mv);
+                    return self.store(position, Numbers::proved(1, hands));
+                }
             }
             if plies < 3 {
                 // No mate in one, and no room for a longer one (for this hand: with more,
