@@ -686,6 +686,7 @@ fn lab_lists_its_experiments() {
         "connect4",
         "probcut",
         "mcts-vs-alphabeta",
+        "proof-number",
         "shogi-killers",
         "selective",
         "wthor",
@@ -693,7 +694,7 @@ fn lab_lists_its_experiments() {
         assert!(stdout(&o).contains(name), "{name}");
     }
     let list = json(&["lab", "list", "--json"]);
-    assert_eq!(list.as_array().unwrap().len(), 12);
+    assert_eq!(list.as_array().unwrap().len(), 13);
     assert_eq!(list[0]["name"], "nodes");
 }
 

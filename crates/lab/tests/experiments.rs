@@ -76,6 +76,10 @@ fn tiny(experiment: &str, jobs: usize) -> LabOptions {
             o.games = Some(1);
             o.time_per_move = Some(1);
         }
+        "proof-number" => {
+            // 5,000 nodes per solve.
+            o.node_limit = Some(Some(5_000));
+        }
         "shogi-killers" => {
             // One self-play game's three positions, depth 3.
             o.depths = Some(3..=3);

@@ -27,7 +27,7 @@ use prune_search::{Algorithm, Engine, Evaluator, Game, Preset, Score, SearchLimi
 use super::connect4::{data_dir, load, SETS};
 use super::jobs_setting;
 use crate::runner::run_tasks;
-use crate::{Cell, LabError, LabOptions, Progress, Report, Table};
+use crate::{Cell, LabError, LabOptions, Legend, Plot, Progress, Report, Series, Table, XAxis};
 
 /// The defaults, in words.
 pub(super) const DEFAULTS: &str = "1,000,000 nodes per solve (MCTS-Solver: a twentieth as \
@@ -341,6 +341,9 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
     );
     let mut problems = Vec::new();
     let mut findings = Vec::new();
+    // The plot: each generic solver's mean nodes per group (tsume apart).
+    let mut points: Vec<Vec<(f64, f64)>> = vec![Vec::new(); SOLVERS.len()];
+    let mut categories = Vec::new();
     let mut groups: Vec<String> = Vec::new();
     for t in &tasks {
         if !groups.contains(&t.group()) {
@@ -360,6 +363,9 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
             &SOLVERS
         };
         let mut solved_by = Vec::new();
+        if !tsume {
+            categories.push(group.clone());
+        }
         for (i, name) in names.iter().enumerate() {
             let mut solved = 0;
             let (mut time, mut nodes, mut kept) = (0.0, 0u64, None::<u64>);
@@ -386,6 +392,9 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
                 }
             }
             let n = rows.len() as f64;
+            if !tsume {
+                points[i].push(((categories.len() - 1) as f64, nodes as f64 / n));
+            }
             table.push(vec![
                 Cell::text(group.clone()),
                 Cell::Count(rows.len() as u64),
@@ -429,7 +438,20 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
         ],
         findings,
         tables: vec![table],
-        plots: Vec::new(),
+        plots: vec![Plot {
+            name: "proof-number-nodes".into(),
+            title: "Mean nodes per position by solver (MCTS-Solver: playouts), log scale".into(),
+            x_label: "positions".into(),
+            y_label: "mean nodes".into(),
+            x_axis: XAxis::Categories(categories),
+            log_y: true,
+            series: SOLVERS
+                .iter()
+                .zip(points)
+                .map(|(name, p)| Series::new(*name, p))
+                .collect(),
+            legend: Legend::UpperLeft,
+        }],
     })
 }
 
