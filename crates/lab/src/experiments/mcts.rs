@@ -30,7 +30,6 @@ use prune_play::playable::distinct_openings;
 use prune_play::{AgentSpec, GameRecord, Playable, TimeControl, MCTS};
 use prune_registry::RegisteredGame;
 use prune_search::mcts::{Mcts, MctsConfig, MctsLimits, Playout, Proof};
-use prune_search::rng::{Rng, XorShift64};
 use prune_search::{Algorithm, Engine, Evaluator, Game, Preset, Score, SearchLimits};
 
 use super::connect4::{data_dir, load, SETS};
@@ -383,23 +382,9 @@ enum SolveTask {
     },
 }
 
-/// Random Othello endgames: for each count of empties, positions reached by random play.
+/// Random Othello endgames: ENDGAMES_PER_COUNT positions for each count of ENDGAME_EMPTIES.
 fn othello_endgames() -> Vec<(Position, u32)> {
-    let mut rng = XorShift64::new(0x6d63_7473);
-    let mut out = Vec::new();
-    for empties in ENDGAME_EMPTIES {
-        while out.iter().filter(|(_, e)| *e == empties).count() < ENDGAMES_PER_COUNT {
-            let mut p = Position::START;
-            while p.empty_count() > empties && p.outcome().is_none() {
-                let moves = p.legal_moves();
-                p = Game::play(&p, moves[rng.below(moves.len() as u64) as usize]);
-            }
-            if p.outcome().is_none() && p.empty_count() == empties {
-                out.push((p, empties));
-            }
-        }
-    }
-    out
+    super::random_endgames(0x6d63_7473, ENDGAME_EMPTIES, ENDGAMES_PER_COUNT)
 }
 
 pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Report, LabError> {

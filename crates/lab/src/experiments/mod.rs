@@ -427,6 +427,31 @@ fn ratio(part: f64, whole: f64) -> Option<f64> {
     (whole > 0.0).then(|| part / whole)
 }
 
+/// Othello endgames reached by random play from the start with a generator seeded by
+/// `seed`: `per` unfinished positions for each count of `empties`.
+pub(super) fn random_endgames(
+    seed: u64,
+    empties: impl IntoIterator<Item = u32>,
+    per: usize,
+) -> Vec<(Position, u32)> {
+    use prune_search::rng::{Rng, XorShift64};
+    let mut rng = XorShift64::new(seed);
+    let mut out = Vec::new();
+    for empties in empties {
+        while out.iter().filter(|(_, e)| *e == empties).count() < per {
+            let mut p = Position::START;
+            while p.empty_count() > empties && p.outcome().is_none() {
+                let moves = p.legal_moves();
+                p = Game::play(&p, moves[rng.below(moves.len() as u64) as usize]);
+            }
+            if p.outcome().is_none() && p.empty_count() == empties {
+                out.push((p, empties));
+            }
+        }
+    }
+    out
+}
+
 /// A data folder beside the repository: `--data`, or `../shared/data/NAME` from the current
 /// folder or the nearest folder above it that has one. `holds` says what the folder should
 /// hold, `what` names it in the hint to give `--data`.

@@ -21,7 +21,6 @@ use prune_search::mcts::{Mcts, MctsConfig, MctsLimits, Proof};
 use prune_search::proof::{
     dfpn, dfpn_guided, pn_search, solve_wdl, DfpnConfig, Goal, Verdict, Wdl,
 };
-use prune_search::rng::{Rng, XorShift64};
 use prune_search::{Algorithm, Engine, Evaluator, Game, Preset, Score, SearchLimits, Window};
 
 use super::connect4::{data_dir, load, SETS};
@@ -195,23 +194,9 @@ fn solve_tsume(position: &prune_shogi::Position, budget: u64) -> Vec<Solved> {
     vec![first, second]
 }
 
-/// Random Othello endgames: `per` positions for each count of empties.
+/// Random Othello endgames: OTHELLO_PER_COUNT positions for each count of OTHELLO_EMPTIES.
 fn othello_endgames() -> Vec<(Position, u32)> {
-    let mut rng = XorShift64::new(0x7072_6f6f);
-    let mut out = Vec::new();
-    for empties in OTHELLO_EMPTIES {
-        while out.iter().filter(|(_, e)| *e == empties).count() < OTHELLO_PER_COUNT {
-            let mut p = Position::START;
-            while p.empty_count() > empties && p.outcome().is_none() {
-                let moves = p.legal_moves();
-                p = Game::play(&p, moves[rng.below(moves.len() as u64) as usize]);
-            }
-            if p.outcome().is_none() && p.empty_count() == empties {
-                out.push((p, empties));
-            }
-        }
-    }
-    out
+    super::random_endgames(0x7072_6f6f, OTHELLO_EMPTIES, OTHELLO_PER_COUNT)
 }
 
 /// sugyan's mates of 3 to 7 plies from the tsume suite beside the repository.

@@ -226,5 +226,31 @@ fn solve(
     Ok(report)
 }
 
+/// Whether `line` is a mate from `position`: every move legal, every attacker move (the
+/// even plies) a check, an odd number of plies, and no legal reply at the end; else what fails.
+pub fn check_mating_line(position: &Position, line: &[Move]) -> Result<(), String> {
+    if line.len().is_multiple_of(2) {
+        return Err(format!(
+            "{} plies: a mate ends on the attacker's move",
+            line.len()
+        ));
+    }
+    let mut p = position.clone();
+    for (ply, &mv) in line.iter().enumerate() {
+        if !p.legal_moves().contains(&mv) {
+            return Err(format!("{mv} at ply {ply} is illegal in {p}"));
+        }
+        p = p.play(mv);
+        if ply % 2 == 0 && !p.in_check() {
+            return Err(format!("{mv} at ply {ply} does not check"));
+        }
+    }
+    if p.legal_moves().is_empty() {
+        Ok(())
+    } else {
+        Err(format!("no checkmate at the end: {p}"))
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -494,6 +494,27 @@ impl<'a> Solver<'a> {
         h
     }
 
+    /// The first of `moves` whose child passes `test` (which may search), with that child;
+    /// `None` if none does or the limits stop a search.
+    fn first_child(
+        &mut self,
+        position: &Position,
+        moves: &[Move],
+        mut test: impl FnMut(&mut Self, &Position) -> bool,
+    ) -> Option<(Move, Position)> {
+        for &mv in moves {
+            let child = position.play(mv);
+            let passes = test(self, &child);
+            if self.stopped {
+                return None;
+            }
+            if passes {
+                return Some((mv, child));
+            }
+        }
+        None
+    }
+
     /// The mate's moves from `position`, whose shortest mate is exactly `plies` long: the
     /// attacker's moves that keep a mate of the remaining length, the defender's replies that
     /// are mated no sooner (each checked by a depth-limited search on the same table).
@@ -505,67 +526,40 @@ impl<'a> Solver<'a> {
         let mut moves = Vec::new();
         loop {
             moves.clear();
-            if position.side_to_move() == self.attacker {
+            let (mv, child) = if position.side_to_move() == self.attacker {
                 if left == 1 {
                     line.push(position.mate_in_one()?);
                     return Some(line);
                 }
                 position.generate_checks(&mut moves);
                 // The checks the table already proves within the length first.
-                let proved = |s: &Self, mv: &Move| {
-                    let c = position.play(*mv);
-                    s.table
-                        .find(c.board_key(), &c.hand(s.attacker), left - 1)
-                        .is_some_and(|n| n.is_proved())
-                };
-                moves.sort_by_key(|mv| !proved(self, mv));
-                let mut next = None;
-                for &mv in &moves {
-                    let child = position.play(mv);
-                    let n = self.search_root(&child, left - 1);
-                    if self.stopped {
-                        return None;
-                    }
-                    if n.is_proved() {
-                        next = Some((mv, child));
-                        break;
-                    }
-                }
-                let (mv, child) = next?;
-                line.push(mv);
-                position = child;
+                moves.sort_by_cached_key(|&mv| {
+                    let c = position.play(mv);
+                    let known = self
+                        .table
+                        .find(c.board_key(), &c.hand(self.attacker), left - 1);
+                    !known.is_some_and(|n| n.is_proved())
+                });
+                self.first_child(&position, &moves, |s, child| {
+                    s.search_root(child, left - 1).is_proved()
+                })?
             } else {
                 position.generate_legal(&mut moves);
                 if moves.is_empty() {
                     return (left == 0).then_some(line);
                 }
                 // The replies with the longest mates the table knows first.
-                let bound = |s: &Self, mv: &Move| {
-                    let c = position.play(*mv);
-                    s.table.proof(c.board_key(), &c.hand(s.attacker))
-                };
-                moves.sort_by_key(|mv| std::cmp::Reverse(bound(self, mv)));
-                let mut next = None;
-                for &mv in &moves {
-                    let child = position.play(mv);
-                    // Mated within left - 1 (it must be) and not within left - 3: exactly.
-                    if left < 4 {
-                        next = Some((mv, child));
-                        break;
-                    }
-                    let shorter = self.search_root(&child, left - 3);
-                    if self.stopped {
-                        return None;
-                    }
-                    if shorter.is_disproved() {
-                        next = Some((mv, child));
-                        break;
-                    }
-                }
-                let (mv, child) = next?;
-                line.push(mv);
-                position = child;
-            }
+                moves.sort_by_cached_key(|&mv| {
+                    let c = position.play(mv);
+                    std::cmp::Reverse(self.table.proof(c.board_key(), &c.hand(self.attacker)))
+                });
+                // Mated within left - 1 (it must be) and not within left - 3: exactly.
+                self.first_child(&position, &moves, |s, child| {
+                    left < 4 || s.search_root(child, left - 3).is_disproved()
+                })?
+            };
+            line.push(mv);
+            position = child;
             left -= 1;
         }
     }

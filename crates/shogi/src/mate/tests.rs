@@ -1,24 +1,11 @@
 use super::*;
 
-/// Replays `line` from `sfen`: every move legal, every attacker move a check, and the end a
-/// checkmate after an odd number of plies.
-pub(crate) fn assert_mating_line(sfen: &str, line: &[Move]) {
-    let mut p: Position = sfen.parse().unwrap();
-    assert!(line.len() % 2 == 1, "{sfen}: an even line {line:?}");
-    for (i, &mv) in line.iter().enumerate() {
-        assert!(
-            p.legal_moves().contains(&mv),
-            "{sfen}: {mv} illegal at ply {i}"
-        );
-        p = p.play(mv);
-        if i % 2 == 0 {
-            assert!(p.in_check(), "{sfen}: {mv} at ply {i} does not check");
-        }
+/// Panics unless `line` mates from `sfen` (see [`check_mating_line`]).
+fn assert_mating_line(sfen: &str, line: &[Move]) {
+    let p: Position = sfen.parse().unwrap();
+    if let Err(e) = check_mating_line(&p, line) {
+        panic!("{sfen}: {e}");
     }
-    assert!(
-        p.legal_moves().is_empty(),
-        "{sfen}: the line ends without mate"
-    );
 }
 
 fn solve_sfen(sfen: &str) -> MateReport {
@@ -77,4 +64,21 @@ fn bad_positions_are_refused_with_a_reason() {
         assert_eq!(got, error, "{sfen}");
         assert!(!got.to_string().is_empty());
     }
+}
+
+/// The line checker refuses what is not a mate: an empty line, a check the king escapes, a
+/// move that does not check, an illegal move.
+#[test]
+fn the_line_checker_refuses_what_is_not_a_mate() {
+    let p: Position = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1".parse().unwrap();
+    let mv = |p: &Position, text: &str| p.parse_move(text).unwrap();
+    assert!(check_mating_line(&p, &[mv(&p, "G*5b")]).is_ok());
+    assert!(check_mating_line(&p, &[]).is_err());
+    // G*4b checks but the king escapes.
+    assert!(check_mating_line(&p, &[mv(&p, "G*4b")]).is_err());
+    // G*1a does not check.
+    assert!(check_mating_line(&p, &[mv(&p, "G*1a")]).is_err());
+    // R*5b is legal where Black holds a rook, and illegal here.
+    let q: Position = "4k4/9/4P4/9/9/9/9/9/4K4 b R 1".parse().unwrap();
+    assert!(check_mating_line(&p, &[mv(&q, "R*5b")]).is_err());
 }
