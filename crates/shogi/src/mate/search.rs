@@ -82,6 +82,8 @@ struct Child {
     /// Its numbers as last read or searched here: a settled one holds for good, an unsettled
     /// one is read again from the table now and then (a transposition may have moved it).
     known: Option<Numbers>,
+    /// Whether the attacker was found to have no mate in one there.
+    no_mate_in_one: bool,
 }
 
 impl<'a> Solver<'a> {
@@ -112,7 +114,7 @@ impl<'a> Solver<'a> {
         self.path.clear();
         let mut numbers = self.known(position, plies);
         while !(numbers.is_proved() || numbers.is_disproved() || self.stopped) {
-            numbers = self.mid(position, INFINITE, INFINITE, plies);
+            numbers = self.mid(position, INFINITE, INFINITE, plies, false);
         }
         numbers
     }
@@ -140,8 +142,16 @@ impl<'a> Solver<'a> {
     }
 
     /// Searches `position` (within `plies` plies) until its proof number reaches `th_pn` or
-    /// its disproof number `th_dn`; stores and returns its numbers.
-    fn mid(&mut self, position: &Position, th_pn: Number, th_dn: Number, plies: Plies) -> Numbers {
+    /// its disproof number `th_dn`; stores and returns its numbers. `no_mate_in_one`: the
+    /// parent already found that the attacker has no mate in one here.
+    fn mid(
+        &mut self,
+        position: &Position,
+        th_pn: Number,
+        th_dn: Number,
+        plies: Plies,
+        no_mate_in_one: bool,
+    ) -> Numbers {
         self.count_node();
         let attacking = position.side_to_move() == self.attacker;
         let hand = position.hand(self.attacker);
@@ -156,8 +166,8 @@ impl<'a> Solver<'a> {
                 return self.store(position, Numbers::disproved(0, false, hands));
             }
             // A mate in one is looked for on the first visit (or when no room is left for a
-            // longer one): a node that comes back has none.
-            if first_visit || plies < 3 {
+            // longer one): a node that comes back has none, nor one its parent tried.
+            if !no_mate_in_one && (first_visit || plies < 3) {
                 if let Some(mv) = position.mate_in_one() {
                     let hands = self.proof_hand_of_mate(position, mv);
                     return self.store(position, Numbers::proved(1, hands));
@@ -218,6 +228,7 @@ impl<'a> Solver<'a> {
                     hand,
                     position: None,
                     path_only,
+                    no_mate_in_one: false,
                 }
             })
             .collect();
@@ -259,6 +270,8 @@ impl<'a> Solver<'a> {
                         let hands = self.proof_hand_of_mate(after, mv);
                         self.table
                             .store(child.key, &child.hand, Numbers::proved(1, hands));
+                    } else {
+                        child.no_mate_in_one = true;
                     }
                 }
             }
@@ -295,7 +308,13 @@ impl<'a> Solver<'a> {
             let after = child
                 .position
                 .get_or_insert_with(|| Box::new(position.play(child.mv)));
-            let result = self.mid(after, child_th_pn, child_th_dn, child_plies);
+            let result = self.mid(
+                after,
+                child_th_pn,
+                child_th_dn,
+                child_plies,
+                child.no_mate_in_one,
+            );
             children[best].known = Some(result);
             if result.path_only {
                 children[best].path_only = Some(result);

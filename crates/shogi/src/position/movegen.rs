@@ -23,6 +23,12 @@ pub(crate) trait MoveSink {
     fn drop_squares(&self) -> Bitboard {
         !0
     }
+
+    /// The squares it wants the piece on `from` to move to (the generator makes no others).
+    #[inline(always)]
+    fn move_squares(&self, _from: Square) -> Bitboard {
+        !0
+    }
 }
 
 impl MoveSink for Vec<Move> {
@@ -351,7 +357,9 @@ impl Position {
                 .kind;
             if kind == Kind::King {
                 let without_king = occupied ^ bit(from);
-                let reach = bitboard::step_attacks(us, Kind::King, from) & king_targets;
+                let reach = bitboard::step_attacks(us, Kind::King, from)
+                    & king_targets
+                    & moves.move_squares(from);
                 for to in squares(reach) {
                     if !self.attacked_over(to, them, without_king) {
                         moves.push(Move::Normal {
@@ -367,7 +375,7 @@ impl Position {
                 targets & pinned.line(from)
             } else {
                 targets
-            };
+            } & moves.move_squares(from);
             if allowed == 0 {
                 continue;
             }
@@ -510,12 +518,38 @@ impl Position {
 /// that leaves a line from the king (a discovered check, decided by playing it).
 struct CheckTargets<'a> {
     position: &'a Position,
+    /// The opponent's king.
+    king: Square,
     /// By kind: where a piece of that kind of the side to move attacks the king from.
     checks: [Bitboard; 14],
     /// Every square some kind checks from.
     any_check: Bitboard,
-    /// The squares on the king's lines (a piece leaving one may uncover a check).
-    lines: Bitboard,
+    /// Our pieces that stand alone between one of our sliders and the king: only a move of
+    /// one of them can uncover a check.
+    discoverers: Bitboard,
+}
+
+/// The pieces of the side to move that stand alone between one of its sliders and the
+/// opponent's king on `king`.
+fn discoverers(position: &Position, king: Square, occupied: Bitboard) -> Bitboard {
+    let us = position.side;
+    let ours = position.colors[us.index()];
+    let kinds = &position.kinds;
+    let rooks = (kinds[Kind::Rook as usize] | kinds[Kind::Dragon as usize]) & ours;
+    let bishops = (kinds[Kind::Bishop as usize] | kinds[Kind::Horse as usize]) & ours;
+    let lances = position.pieces(us, Kind::Lance);
+    // Our lances point towards their king: from it they lie in its side's forward direction.
+    let snipers = rooks & bitboard::rook_lines(king)
+        | bishops & bitboard::bishop_lines(king)
+        | lances & bitboard::lance_attacks(us.flip(), king, 0);
+    let mut found = 0;
+    for sniper in squares(snipers) {
+        let blockers = bitboard::towards(king, sniper) & occupied & !bit(sniper);
+        if blockers & ours != 0 && blockers & (blockers - 1) == 0 {
+            found |= blockers;
+        }
+    }
+    found
 }
 
 impl<'a> CheckTargets<'a> {
@@ -534,11 +568,46 @@ impl<'a> CheckTargets<'a> {
         }
         Some(CheckTargets {
             position,
+            king,
             checks,
             any_check: checks.iter().fold(0, |all, &b| all | b),
-            lines: bitboard::rook_attacks(king, occupied)
-                | bitboard::bishop_attacks(king, occupied),
+            discoverers: discoverers(position, king, occupied),
         })
+    }
+
+    /// Where the piece on `from` may check from: anywhere if it may uncover a check, else
+    /// where some kind attacks the king.
+    #[inline(always)]
+    fn move_squares(&self, from: Square) -> Bitboard {
+        if self.discoverers & bit(from) != 0 {
+            !0
+        } else {
+            self.any_check
+        }
+    }
+
+    /// Whether the king surely has a square to step to after `mv`, a direct check: one no
+    /// piece of ours attacks once `mv` is played (counting the moved piece on its old square
+    /// as well as its new one, so a square found is safe), told without playing `mv`.
+    #[inline]
+    fn king_steps_away(&self, mv: Move) -> bool {
+        let p = self.position;
+        let us = p.side;
+        let king = self.king;
+        let (from, to) = match mv {
+            Move::Normal { from, to, .. } => (Some(from), to),
+            Move::Drop { to, .. } => (None, to),
+        };
+        let mut occupied = p.occupied() | bit(to);
+        if let Some(from) = from {
+            occupied &= !bit(from);
+        }
+        let occupied = occupied ^ bit(king);
+        let theirs = p.colors[us.flip().index()] & !bit(to);
+        let steps = bitboard::step_attacks(us.flip(), Kind::King, king)
+            & !theirs
+            & !bitboard::attacks(us, p.placed(mv), to, occupied);
+        squares(steps).any(|s| !p.attacked_over(s, us, occupied))
     }
 
     /// Whether legal `mv` checks: `None` if not; else the position after it when that had
@@ -550,7 +619,7 @@ impl<'a> CheckTargets<'a> {
             Move::Normal { from, to, .. } => (to, Some(from)),
             Move::Drop { to, .. } => (to, None),
         };
-        let discovered = from.is_some_and(|f| self.lines & bit(f) != 0);
+        let discovered = from.is_some_and(|f| self.discoverers & bit(f) != 0);
         // Most moves go nowhere any kind checks from: rejected before asking the kind.
         if !discovered && self.any_check & bit(to) == 0 {
             return None;
@@ -582,6 +651,10 @@ impl MoveSink for MateFinder<'_> {
         self.targets.any_check
     }
 
+    fn move_squares(&self, from: Square) -> Bitboard {
+        self.targets.move_squares(from)
+    }
+
     fn push(&mut self, mv: Move) {
         if self.found.is_some() {
             return;
@@ -589,6 +662,9 @@ impl MoveSink for MateFinder<'_> {
         let Some(after) = self.targets.check(mv) else {
             return;
         };
+        if after.is_none() && self.targets.king_steps_away(mv) {
+            return;
+        }
         let after = after.unwrap_or_else(|| self.targets.position.play(mv));
         // A reply that would itself be a pawn drop mating us is no reply (uchifuzume).
         if !after.any_reply(true) {
@@ -607,6 +683,10 @@ impl MoveSink for CheckSink<'_, '_> {
     /// A drop checks only directly: from where some kind attacks the king.
     fn drop_squares(&self) -> Bitboard {
         self.targets.any_check
+    }
+
+    fn move_squares(&self, from: Square) -> Bitboard {
+        self.targets.move_squares(from)
     }
 
     fn push(&mut self, mv: Move) {
