@@ -71,7 +71,7 @@ pub(super) struct Solver<'a> {
 struct Child {
     mv: Move,
     /// The position after `mv`, once played.
-    position: Option<Box<Position>>,
+    position: Option<Position>,
     /// Its board key and the attacker's hand there: its table entry.
     key: u64,
     hand: Hand,
@@ -245,7 +245,7 @@ impl<'a> Solver<'a> {
                 {
                     continue;
                 }
-                let after = child.position.insert(Box::new(position.play(child.mv)));
+                let after = child.position.insert(position.play(child.mv));
                 replies.clear();
                 after.generate_legal(&mut replies);
                 let mut n = (replies.len() as Number).max(1);
@@ -265,7 +265,7 @@ impl<'a> Solver<'a> {
                         .get(child.key, &child.hand, child_plies)
                         .is_proved()
                 {
-                    let after = child.position.insert(Box::new(position.play(child.mv)));
+                    let after = child.position.insert(position.play(child.mv));
                     if let Some(mv) = after.mate_in_one() {
                         let hands = self.proof_hand_of_mate(after, mv);
                         self.table
@@ -307,7 +307,7 @@ impl<'a> Solver<'a> {
             let child = &mut children[best];
             let after = child
                 .position
-                .get_or_insert_with(|| Box::new(position.play(child.mv)));
+                .get_or_insert_with(|| position.play(child.mv));
             let result = self.mid(
                 after,
                 child_th_pn,
