@@ -39,6 +39,7 @@ pub fn counter_rows(c: &Counters) -> Vec<(&'static str, String)> {
         ("killer cutoffs", c.killer_cutoffs),
         ("ordering nodes", c.ordering_nodes),
         ("split points", c.splits),
+        ("nodes wasted at split points", c.split_wasted_nodes),
         ("forward-pruning cuts", c.forward_cuts),
         ("selective cuts", c.selective_cuts),
         ("late-move reductions", c.reductions),

@@ -1,5 +1,5 @@
 //! `prune bench`: its total is the sum of its searches, it is deterministic on one thread, and
-//! its total is the signature recorded in `bench_cmd.rs`.
+//! its total is the signature recorded in `bench_cmd/mod.rs`.
 
 mod common;
 
@@ -50,7 +50,7 @@ fn the_default_bench_adds_up_repeats_and_matches_the_signature() {
     assert_eq!(item_nodes(&second), nodes);
 
     // The total is the recorded signature (if a search changed its node counts on purpose,
-    // update SIGNATURE in crates/cli/src/bench_cmd.rs to the total `prune bench` prints).
+    // update SIGNATURE in crates/cli/src/bench_cmd/mod.rs to the total `prune bench` prints).
     let signature = &first["signature"];
     assert_eq!(signature["nodes"].as_u64(), Some(total));
     assert_eq!(signature["checked"], true);
@@ -101,5 +101,56 @@ fn bad_options_are_usage_errors() {
         (&["bench", "--threads", "two"], "--threads"),
         (&["bench", "--part", "opening"], "endgame, midgame or all"),
         (&["bench", "--depth", "3"], "--depth"),
+    ]);
+}
+
+/// `--scaling`: FFO positions solved at 1, 2, ... threads, every score exact, the node
+/// overhead and speed-up against the first run, and the plot written.
+#[test]
+fn scaling_solves_at_each_thread_count_and_draws_the_plot() {
+    let dir = std::env::temp_dir().join(format!("prune-scaling-{}", std::process::id()));
+    let plot = dir.join("plot").join("scaling.svg");
+    let v = json(&[
+        "bench",
+        "--scaling",
+        "--only",
+        "40,41",
+        "--max-threads",
+        "3",
+        "--plot",
+        plot.to_str().unwrap(),
+        "--json",
+    ]);
+    let runs = v["runs"].as_array().expect("runs");
+    let threads: Vec<u64> = runs.iter().map(|r| r["threads"].as_u64().unwrap()).collect();
+    assert_eq!(threads, [1, 2, 3]);
+    for run in runs {
+        assert_eq!(run["correct"], true, "{run}");
+        let solves = run["solves"].as_array().unwrap();
+        let ffo: Vec<u64> = solves.iter().map(|s| s["ffo"].as_u64().unwrap()).collect();
+        assert_eq!(ffo, [40, 41]);
+        let nodes: u64 = solves.iter().map(|s| s["nodes"].as_u64().unwrap()).sum();
+        assert_eq!(run["nodes"].as_u64(), Some(nodes));
+        // FFO #40 is +38 and #41 is 0 for the side to move (the suite's scores).
+        let scores: Vec<i64> = solves.iter().map(|s| s["score"].as_i64().unwrap()).collect();
+        assert_eq!(scores, [38, 0]);
+    }
+    let first = &runs[0];
+    assert_eq!(first["node_overhead"].as_f64(), Some(1.0));
+    assert_eq!(first["split_wasted_nodes"].as_u64(), Some(0));
+    assert!(runs[1]["node_overhead"].as_f64().unwrap() > 0.5, "{}", runs[1]);
+    let svg = std::fs::read_to_string(&plot).expect("the plot was written");
+    assert!(svg.contains("<svg") && svg.contains("speed-up"), "{svg:.200}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn scaling_options_are_checked() {
+    assert_usage_errors(&[
+        (&["bench", "--scaling", "--threads", "2"], "--threads"),
+        (&["bench", "--max-threads", "2"], "--scaling"),
+        (&["bench", "--scaling", "--only", "39"], "#39"),
+        (&["bench", "--scaling", "--max-threads", "0"], "--max-threads"),
+        (&["bench", "--scaling", "--tt", "0"], "--tt"),
     ]);
 }

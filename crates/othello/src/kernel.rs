@@ -18,7 +18,7 @@ use prune_search::Counters;
 
 use crate::bitboard;
 use crate::endgame::perft_node;
-use crate::endgame::search::{Abort, Root, Shared};
+use crate::endgame::search::{Abort, Node, Root, Shared};
 use crate::endgame::shallow::shallow_node;
 use crate::midgame::leaf::Leaf;
 use crate::midgame::search::Mid;
@@ -128,9 +128,9 @@ macro_rules! entry_points {
                 o: u64,
                 alpha: i32,
                 beta: i32,
-                pv_node: bool,
+                node: Node,
                 root: Root<'_>
-            ) -> i32 = |k| shared.node(k, c, abort, p, o, alpha, beta, pv_node, root);
+            ) -> i32 = |k| shared.node(k, c, abort, p, o, alpha, beta, node, root);
 
             /// [`shallow_node`] compiled for this kernel.
             fn shallow[](

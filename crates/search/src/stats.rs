@@ -43,6 +43,11 @@ pub struct Counters {
     /// Split points: nodes whose younger brothers were shared out among threads.
     #[serde(default)]
     pub splits: u64,
+    /// Nodes searched in vain at split points: at a split that ended in a cutoff, those of
+    /// every brother after the first that cut (a search on one thread would not have reached
+    /// them), finished or stopped.
+    #[serde(default)]
+    pub split_wasted_nodes: u64,
     /// Nodes ended by forward pruning (ProbCut): a shallow search predicted the deep one's
     /// bound.
     #[serde(default)]
@@ -82,6 +87,7 @@ impl Counters {
             killer_cutoffs: self.killer_cutoffs - earlier.killer_cutoffs,
             ordering_nodes: self.ordering_nodes - earlier.ordering_nodes,
             splits: self.splits - earlier.splits,
+            split_wasted_nodes: self.split_wasted_nodes - earlier.split_wasted_nodes,
             forward_cuts: self.forward_cuts - earlier.forward_cuts,
             selective_cuts: self.selective_cuts - earlier.selective_cuts,
             reductions: self.reductions - earlier.reductions,
@@ -105,6 +111,7 @@ impl AddAssign for Counters {
         self.killer_cutoffs += o.killer_cutoffs;
         self.ordering_nodes += o.ordering_nodes;
         self.splits += o.splits;
+        self.split_wasted_nodes += o.split_wasted_nodes;
         self.forward_cuts += o.forward_cuts;
         self.selective_cuts += o.selective_cuts;
         self.reductions += o.reductions;

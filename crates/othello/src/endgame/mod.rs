@@ -63,7 +63,7 @@ use crate::kernel::{with_kernel, Kernel};
 pub use parallel::{EAGER_SPLIT_EMPTIES, EAGER_THREADS, SPLIT_EMPTIES};
 
 use parallel::{NearTables, Split, Threads};
-use search::{Abort, Root, Shared};
+use search::{Abort, Node, Root, Shared};
 use shallow::parity;
 
 use crate::table::EndgameTable;
@@ -359,7 +359,7 @@ impl EndgameSolver {
                         o,
                         lo,
                         hi,
-                        true,
+                        Node::Pv,
                         Root::Main(&mut best_move),
                     )
                 };
@@ -600,7 +600,7 @@ mod tests {
                 o,
                 -64,
                 64,
-                true,
+                Node::Pv,
                 Root::Main(&mut best),
             );
             // Every position reachable down to TABLE_EMPTIES empties, passes included.

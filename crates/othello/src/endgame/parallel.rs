@@ -8,7 +8,7 @@ use prune_search::{Counters, Parallel, ParallelKind, TableAllocError, Transposit
 use rayon::prelude::*;
 
 use super::moves::{MoveList, Placement};
-use super::search::{stopped, Abort, Root, Shared};
+use super::search::{stopped, Abort, Node, Root, Shared};
 use super::{SolverError, NEAR_TABLE_BYTES};
 use crate::kernel::Kernel;
 use crate::table::EndgameTable;
@@ -28,6 +28,13 @@ pub const SPLIT_EMPTIES: u32 = 12;
 /// re-searched (measured at two threads: docs/tuning.md).
 pub(super) const ELDERS: usize = 3;
 
+/// How many moves a node expected to fail high ([`Node::Cut`]) searches one by one before it
+/// splits, at any number of threads: one of its first moves most likely cuts off, and the
+/// brothers handed out with it would be searched in vain. With many threads, splitting such
+/// nodes after their first move (as the principal variation's) wasted about a third of the
+/// nodes of FFO #40-#52 at 16 threads (`split_wasted_nodes`; docs/solver.md).
+pub(super) const CUT_ELDERS: usize = 3;
+
 /// From this many threads up, splitting is eager: a node splits after its first move
 /// (`EAGER_ELDERS`), from [`EAGER_SPLIT_EMPTIES`] empties. With many threads most of them
 /// would otherwise wait for work: the wasted work of a split that a later brother's cutoff
@@ -42,20 +49,24 @@ pub(super) const EAGER_ELDERS: usize = 1;
 /// are larger, as eager splitting makes many more split points.
 pub const EAGER_SPLIT_EMPTIES: u32 = 16;
 
-/// How many moves a node of the selective pass searches one by one before it splits (at most;
-/// the eager rule's one from [`EAGER_THREADS`]). Most of its nodes off the principal variation
+/// How many moves a node of the selective pass on the principal variation searches one by one
+/// before it splits (at most; the eager rule's one from [`EAGER_THREADS`]; measured when it
+/// applied to every node but those found failing low). Most of its nodes off the principal variation
 /// are cut by ProbCut before their moves, and the pass scaled worse than the exact search with
 /// [`ELDERS`]. At two threads, on FFO #40-#52 over five rounds, the pass took about 8% less
 /// time with 2 than with 3 (with 5-6% more of its nodes), and the whole solve less in every
 /// round; 1 made the pass faster still but the whole solve no faster than 2 (docs/tuning.md).
 pub(super) const SELECTIVE_ELDERS: usize = 2;
 
-/// When a node may hand out its moves: after `elders` of them were searched one by one, and
+/// When a node may hand out its moves: after `elders` of them were searched one by one
+/// (`cut_elders` at a node expected to fail high, one at a node expected to fail low), and
 /// only with `min_empties` empties or more.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct SplitRule {
-    /// Moves searched one by one first.
+    /// Moves searched one by one first on the principal variation.
     pub(super) elders: usize,
+    /// Moves searched one by one first at a node expected to fail high ([`Node::Cut`]).
+    pub(super) cut_elders: usize,
     /// The fewest empties of a node that splits.
     pub(super) min_empties: u32,
 }
@@ -66,11 +77,13 @@ impl SplitRule {
         if threads >= EAGER_THREADS {
             SplitRule {
                 elders: EAGER_ELDERS,
+                cut_elders: CUT_ELDERS,
                 min_empties: EAGER_SPLIT_EMPTIES,
             }
         } else {
             SplitRule {
                 elders: ELDERS,
+                cut_elders: CUT_ELDERS,
                 min_empties: SPLIT_EMPTIES,
             }
         }
@@ -182,7 +195,10 @@ pub(super) enum Split {
 }
 
 impl Split {
-    /// This rule as the selective pass applies it: after at most [`SELECTIVE_ELDERS`] moves.
+    /// This rule as the selective pass applies it: on the principal variation after at most
+    /// [`SELECTIVE_ELDERS`] moves (nodes expected to fail high keep [`CUT_ELDERS`]: lowered to
+    /// two as well, they wasted more at 16 threads, FFO #40-#52 searching 1.13 times one
+    /// thread's nodes against 1.11, and two threads were no faster).
     pub(super) fn for_selective_pass(self) -> Split {
         let selective = |rule: SplitRule| SplitRule {
             elders: rule.elders.min(SELECTIVE_ELDERS),
@@ -196,19 +212,22 @@ impl Split {
     }
 
     /// How many moves a node of `empties` empties searches one by one before it hands out the
-    /// rest: `usize::MAX` where it may not split; one where an earlier pass found it failing
-    /// low (`failed_low_before`), as all its moves will most likely be searched.
+    /// rest: `usize::MAX` where it may not split; one at a node expected to fail low (`All`,
+    /// or found failing low by an earlier pass: `failed_low_before`), as all its moves will
+    /// most likely be searched; the rule's elders at the others.
     #[inline(always)]
-    pub(super) fn elders(self, pv_node: bool, empties: u32, failed_low_before: bool) -> usize {
+    pub(super) fn elders(self, node: Node, empties: u32, failed_low_before: bool) -> usize {
         let rule = match self {
             Split::AnyNode(rule) => rule,
-            Split::PvNodes(rule) if pv_node => rule,
+            Split::PvNodes(rule) if node.is_pv() => rule,
             _ => return usize::MAX,
         };
         if empties < rule.min_empties {
             usize::MAX
-        } else if failed_low_before {
+        } else if failed_low_before || node == Node::All {
             1
+        } else if node == Node::Cut {
+            rule.cut_elders
         } else {
             rule.elders
         }
@@ -225,6 +244,9 @@ pub(super) struct Brother {
     /// Its index among the brothers.
     pub(super) index: usize,
 }
+
+/// A brother as searched in a split: its index, the nodes it took, and whether it cut off.
+type Searched = (usize, u64, bool);
 
 /// What the search of one brother found: its value, and whether that value is more than the
 /// alpha it was searched with (proven, not only a bound).
@@ -283,7 +305,7 @@ impl Shared<'_> {
                                 o,
                                 alpha,
                                 beta,
-                                true,
+                                Node::Pv,
                                 Root::Helper(i),
                             )
                         });
@@ -316,7 +338,7 @@ impl Shared<'_> {
         list: &mut MoveList,
         a: i32,
         beta: i32,
-        pv_node: bool,
+        node: Node,
     ) -> Option<Brother> {
         c.splits += 1;
         let mut brothers = vec![next];
@@ -338,6 +360,7 @@ impl Shared<'_> {
         let work = |shared: &Shared<'_>| {
             let mut mine = Counters::default();
             let mut best = None;
+            let mut searched = Vec::new();
             loop {
                 let index = next.fetch_add(1, Relaxed);
                 let Some(&m) = brothers.get(index) else {
@@ -347,7 +370,10 @@ impl Shared<'_> {
                 if a >= beta || stopped(Some(&here)) {
                     break;
                 }
-                let v = shared.child(k, &mut mine, Some(&here), p, o, m, false, a, beta, pv_node);
+                let before = mine.nodes;
+                let v = shared.child(k, &mut mine, Some(&here), p, o, m, false, a, beta, node);
+                // A stopped search's value means nothing: it cut nothing.
+                searched.push((index, mine.nodes - before, false));
                 if stopped(Some(&here)) {
                     break;
                 }
@@ -356,6 +382,7 @@ impl Shared<'_> {
                 }
                 if v >= beta {
                     cut.store(true, Relaxed);
+                    searched.last_mut().expect("just pushed").2 = true;
                 }
                 let brother = Brother {
                     value: v,
@@ -365,16 +392,29 @@ impl Shared<'_> {
                 let proven = v > a;
                 best = BrotherResult::better(best, Some(BrotherResult { brother, proven }));
             }
-            (best, mine)
+            (best, mine, searched)
         };
-        let results: Vec<(Option<BrotherResult>, Counters)> = (0..workers)
+        let results: Vec<(Option<BrotherResult>, Counters, Vec<Searched>)> = (0..workers)
             .into_par_iter()
             .map(|_| self.on_this_pool_thread(work))
             .collect();
         let mut best = None;
-        for (found, counters) in results {
+        let first_cut = results
+            .iter()
+            .flat_map(|(_, _, searched)| searched)
+            .filter(|&&(_, _, cut)| cut)
+            .map(|&(index, _, _)| index)
+            .min();
+        for (found, counters, searched) in results {
             *c += counters;
             best = BrotherResult::better(best, found);
+            if let Some(first_cut) = first_cut {
+                c.split_wasted_nodes += searched
+                    .iter()
+                    .filter(|&&(index, _, _)| index > first_cut)
+                    .map(|&(_, nodes, _)| nodes)
+                    .sum::<u64>();
+            }
         }
         best.map(|b| b.brother)
     }
@@ -392,31 +432,55 @@ mod tests {
             SplitRule::for_threads(2)
         );
         let few = Split::AnyNode(SplitRule::for_threads(2));
-        assert_eq!(few.elders(false, SPLIT_EMPTIES, false), ELDERS);
-        assert_eq!(few.elders(true, SPLIT_EMPTIES - 1, false), usize::MAX);
-        // A node that an earlier pass found failing low splits after its first move.
-        assert_eq!(few.elders(false, SPLIT_EMPTIES, true), 1);
-        assert_eq!(few.elders(false, SPLIT_EMPTIES - 1, true), usize::MAX);
+        assert_eq!(few.elders(Node::Pv, SPLIT_EMPTIES, false), ELDERS);
+        assert_eq!(few.elders(Node::Cut, SPLIT_EMPTIES, false), CUT_ELDERS);
+        assert_eq!(few.elders(Node::Pv, SPLIT_EMPTIES - 1, false), usize::MAX);
+        // A node expected to fail low, or that an earlier pass found failing low, splits after
+        // its first move.
+        assert_eq!(few.elders(Node::All, SPLIT_EMPTIES, false), 1);
+        assert_eq!(few.elders(Node::Cut, SPLIT_EMPTIES, true), 1);
+        assert_eq!(few.elders(Node::All, SPLIT_EMPTIES - 1, true), usize::MAX);
         let many = Split::PvNodes(SplitRule::for_threads(EAGER_THREADS));
-        assert_eq!(many.elders(true, EAGER_SPLIT_EMPTIES, false), EAGER_ELDERS);
         assert_eq!(
-            many.elders(true, EAGER_SPLIT_EMPTIES - 1, false),
+            many.elders(Node::Pv, EAGER_SPLIT_EMPTIES, false),
+            EAGER_ELDERS
+        );
+        assert_eq!(
+            many.elders(Node::Pv, EAGER_SPLIT_EMPTIES - 1, false),
             usize::MAX
         );
-        assert_eq!(many.elders(false, 30, false), usize::MAX);
-        assert_eq!(Split::Never.elders(true, 60, true), usize::MAX);
+        // PV splitting splits nothing off the principal variation.
+        assert_eq!(many.elders(Node::All, 30, false), usize::MAX);
+        let eager = Split::AnyNode(SplitRule::for_threads(EAGER_THREADS));
+        assert_eq!(eager.elders(Node::Cut, 30, false), CUT_ELDERS);
+        assert_eq!(eager.elders(Node::All, 30, false), 1);
+        assert_eq!(Split::Never.elders(Node::Pv, 60, true), usize::MAX);
         // The selective pass splits after fewer moves, from the same number of empties.
         let selective = few.for_selective_pass();
         assert_eq!(
-            selective.elders(false, SPLIT_EMPTIES, false),
+            selective.elders(Node::Pv, SPLIT_EMPTIES, false),
             SELECTIVE_ELDERS
         );
         assert_eq!(
-            selective.elders(false, SPLIT_EMPTIES - 1, false),
+            selective.elders(Node::Cut, SPLIT_EMPTIES, false),
+            CUT_ELDERS
+        );
+        assert_eq!(
+            selective.elders(Node::Pv, SPLIT_EMPTIES - 1, false),
             usize::MAX
         );
-        assert_eq!(many.for_selective_pass(), many);
         assert_eq!(Split::Never.for_selective_pass(), Split::Never);
+    }
+
+    /// Off the principal variation the expected types alternate: a refutation is tried at a
+    /// `Cut` node, each of whose moves leads to an `All` node, each of whose moves leads to a
+    /// `Cut` node again.
+    #[test]
+    fn expected_node_types_alternate_off_the_principal_variation() {
+        assert_eq!(Node::Pv.null_window_child(), Node::Cut);
+        assert_eq!(Node::Cut.null_window_child(), Node::All);
+        assert_eq!(Node::All.null_window_child(), Node::Cut);
+        assert!(Node::Pv.is_pv() && !Node::Cut.is_pv() && !Node::All.is_pv());
     }
 
     /// Each thread has its own near tables, which belong to the solver: a search on a pool

@@ -99,6 +99,40 @@ pub(crate) struct Shared<'a> {
     pub(super) near_tables: &'a [NearTables],
 }
 
+/// What a node is expected to be (Knuth and Moore's node types): on the principal variation
+/// (searched with an open window), or off it, a node expected to fail high (`Cut`: one of its
+/// first moves should refute the parent's move) or to fail low (`All`: every move will be
+/// searched). Only where the parallel search splits depends on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Node {
+    /// On the principal variation.
+    Pv,
+    /// Expected to fail high.
+    Cut,
+    /// Expected to fail low.
+    All,
+}
+
+impl Node {
+    /// Whether the node is on the principal variation.
+    #[inline(always)]
+    pub(crate) fn is_pv(self) -> bool {
+        self == Node::Pv
+    }
+
+    /// The expected type of a child searched with a null window (or of the position after a
+    /// pass): a move tried to refute a `Cut` node's parent leads to a node whose every move
+    /// must fail; each move of an `All` node is expected to be refuted; off the principal
+    /// variation, a `Pv` node's later moves are expected to be refuted.
+    #[inline(always)]
+    pub(crate) fn null_window_child(self) -> Node {
+        match self {
+            Node::Pv | Node::All => Node::Cut,
+            Node::Cut => Node::All,
+        }
+    }
+}
+
 /// What a node is to the root.
 pub(crate) enum Root<'a> {
     /// Not the root.
@@ -133,7 +167,7 @@ impl Shared<'_> {
         o: u64,
         alpha: i32,
         beta: i32,
-        pv_node: bool,
+        node: Node,
         root: Root<'_>,
     ) -> i32 {
         let empties = 64 - (p | o).count_ones();
@@ -170,7 +204,12 @@ impl Shared<'_> {
                 }
                 _ => Root::No,
             };
-            return -k.pvs(self, c, abort, o, p, -beta, -alpha, pv_node, root);
+            let after_pass = if node.is_pv() {
+                Node::Pv
+            } else {
+                node.null_window_child()
+            };
+            return -k.pvs(self, c, abort, o, p, -beta, -alpha, after_pass, root);
         }
         c.nodes += 1;
         c.interior += 1;
@@ -200,7 +239,7 @@ impl Shared<'_> {
             }
             tt_move = e.best;
         }
-        if self.selective && !pv_node && !root.is_root() && empties >= PROBCUT_EMPTIES {
+        if self.selective && !node.is_pv() && !root.is_root() && empties >= PROBCUT_EMPTIES {
             if let Some(v) = self.probcut(k, c, p, o, empties, alpha, beta) {
                 return v;
             }
@@ -221,10 +260,10 @@ impl Shared<'_> {
         let mut best = -65;
         let mut best_sq = None;
         let mut i = 0;
-        let split_after = self.split.elders(pv_node, empties, failed_low_before);
+        let split_after = self.split.elders(node, empties, failed_low_before);
         while let Some(m) = list.next_best() {
             if i >= split_after && !list.is_empty() {
-                let found = self.split(k, c, abort, (p, o), m, &mut list, a, beta, pv_node);
+                let found = self.split(k, c, abort, (p, o), m, &mut list, a, beta, node);
                 if stopped(abort) {
                     return 0;
                 }
@@ -239,7 +278,7 @@ impl Shared<'_> {
                 }
                 break;
             }
-            let v = self.child(k, c, abort, p, o, m, i == 0, a, beta, pv_node);
+            let v = self.child(k, c, abort, p, o, m, i == 0, a, beta, node);
             if stopped(abort) {
                 return 0;
             }
@@ -404,16 +443,20 @@ impl Shared<'_> {
         first: bool,
         a: i32,
         beta: i32,
-        pv_node: bool,
+        node: Node,
     ) -> i32 {
         let (np, no) = m.after(p, o);
-        if first || !pv_node {
-            return -k.pvs(self, c, abort, np, no, -beta, -a, pv_node, Root::No);
+        if first && node.is_pv() {
+            return -k.pvs(self, c, abort, np, no, -beta, -a, Node::Pv, Root::No);
         }
-        let v = -k.pvs(self, c, abort, np, no, -a - 1, -a, false, Root::No);
+        let child = node.null_window_child();
+        if !node.is_pv() {
+            return -k.pvs(self, c, abort, np, no, -beta, -a, child, Root::No);
+        }
+        let v = -k.pvs(self, c, abort, np, no, -a - 1, -a, child, Root::No);
         if v > a && v < beta && !stopped(abort) {
             c.re_searches += 1;
-            return -k.pvs(self, c, abort, np, no, -beta, -v, true, Root::No);
+            return -k.pvs(self, c, abort, np, no, -beta, -v, Node::Pv, Root::No);
         }
         v
     }

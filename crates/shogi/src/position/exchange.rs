@@ -191,7 +191,9 @@ mod tests {
                 got.sort_by_key(|m| m.to_string());
                 assert_eq!(got, expected, "{p}");
                 checks += got.len();
-                let mates = expected.iter().any(|&mv| p.play(mv).legal_moves().is_empty());
+                let mates = expected
+                    .iter()
+                    .any(|&mv| p.play(mv).legal_moves().is_empty());
                 assert_eq!(p.mate_in_one().is_some(), mates, "{p}");
                 rng ^= rng << 13;
                 rng ^= rng >> 7;

@@ -18,6 +18,8 @@ use prune_search::{Algorithm, Engine, Parallel, ParallelKind, Preset, SearchConf
 use serde_json::{json, Value};
 
 use crate::cells::{count, per_second as rate, rate_text, right};
+
+mod scaling;
 use crate::report::describe;
 use crate::CliError;
 
@@ -32,7 +34,7 @@ use crate::CliError;
 pub const SIGNATURE: u64 = 28689550;
 
 /// The bench's positions and what to do with each (see the file's header for the format).
-const BENCH_FILE: &str = include_str!("../data/bench.txt");
+const BENCH_FILE: &str = include_str!("../../data/bench.txt");
 
 /// The fast endgame solver's table, in MiB (cleared before every position).
 const ENDGAME_TT_MIB: usize = 64;
@@ -58,6 +60,35 @@ pub struct BenchArgs {
     /// Print one JSON object instead of tables.
     #[arg(long)]
     pub json: bool,
+    /// Instead of the bench: how the exact endgame solver scales with threads. FFO positions
+    /// (#40-#52 unless `--only` says) solved at 1, 2, 4, ... threads up to `--max-threads`,
+    /// every score checked; nodes, time, speed-up and node overhead against one thread as a
+    /// table (or `--json`) and a plot (`--plot`).
+    #[arg(long, conflicts_with_all = ["threads", "part"])]
+    pub scaling: bool,
+    /// With `--scaling`: the FFO positions, numbers and ranges such as `40-52` or `40,44-46`
+    /// [default: 40-52].
+    #[arg(long, value_name = "LIST", requires = "scaling")]
+    pub only: Option<String>,
+    /// With `--scaling`: the most threads (the powers of two below it are measured, and it)
+    /// [default: the number of cores].
+    #[arg(long, value_name = "N", requires = "scaling")]
+    pub max_threads: Option<usize>,
+    /// With `--scaling`: the table of each solve, in MiB [default: 64].
+    #[arg(long = "tt", value_name = "MIB", requires = "scaling")]
+    pub tt_mib: Option<usize>,
+    /// With `--scaling`: also solve FFO #53-#59 at the most threads (minutes on 16 cores,
+    /// hours on one).
+    #[arg(long, requires = "scaling")]
+    pub deep: bool,
+    /// With `--scaling`: where to write the plot (SVG).
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "scaling",
+        default_value = "scaling.svg"
+    )]
+    pub plot: std::path::PathBuf,
 }
 
 /// Which searches of the bench run.
@@ -346,6 +377,21 @@ enum Signature {
 
 /// Runs `prune bench`.
 pub fn run(args: &BenchArgs) -> Result<(), CliError> {
+    if args.scaling {
+        return scaling::run(&scaling::ScalingArgs {
+            only: args
+                .only
+                .clone()
+                .unwrap_or_else(|| scaling::DEFAULT_POSITIONS.to_string()),
+            max_threads: args
+                .max_threads
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+            tt_mib: args.tt_mib.unwrap_or(scaling::DEFAULT_TT_MIB),
+            deep: args.deep,
+            plot: args.plot.clone(),
+            json: args.json,
+        });
+    }
     let parallel = Parallel::new(args.threads, ParallelKind::Ybwc)
         .map_err(|e| CliError::Usage(format!("--threads: {e}")))?;
     let all = parse_items(BENCH_FILE)
@@ -554,7 +600,7 @@ fn print_tables(parallel: Parallel, rows: &[Row], signature: Signature) {
         Signature::Differs => println!(
             "signature:      {} DIFFERS from the recorded {SIGNATURE}; if a search changed \
              its node counts on purpose, record the new total as SIGNATURE in \
-             crates/cli/src/bench_cmd.rs",
+             crates/cli/src/bench_cmd/mod.rs",
             total.nodes
         ),
         Signature::NotComparable => println!(
