@@ -1,6 +1,7 @@
 //! `SearchConfig`: a search configuration by the command line's names.
 
 use prune_search::mcts::{MctsConfig, Playout};
+use prune_search::proof::ProofAlgorithm;
 use prune_search::{
     Algorithm, Aspiration, FailMode, KillerIndex, Killers, Preset, SearchConfig, ShallowOrdering,
     TtConfig,
@@ -13,7 +14,8 @@ use crate::err;
 // Configurations.
 
 /// A search configuration by the command line's names: `SearchConfig(algorithm="negascout",
-/// preset="full", history=True, ...)`; `algorithm="mcts"` is Monte Carlo tree search.
+/// preset="full", history=True, ...)`; `algorithm="mcts"` is Monte Carlo tree search,
+/// `"pns"`, `"dfpn"` and `"dfpn+"` proof-number searches (win, draw or loss).
 #[pyclass(module = "prune._prune", name = "SearchConfig", frozen)]
 #[derive(Clone)]
 pub(crate) struct PySearchConfig {
@@ -26,6 +28,8 @@ pub(crate) struct PySearchConfig {
 pub(crate) enum Plan {
     AlphaBeta(SearchConfig),
     Mcts(MctsConfig, Option<u64>),
+    /// A proof-number search: win, draw or loss by two proofs.
+    Proof(ProofAlgorithm),
 }
 
 #[pymethods]
@@ -63,6 +67,37 @@ impl PySearchConfig {
             return Err(err(format!("threads must be 1 to 1024, got {threads}")));
         }
         let mut given = Vec::new();
+        if let Some(proof) = algorithm.and_then(ProofAlgorithm::named) {
+            let others = preset.is_some()
+                || iterative
+                || aspiration.is_some()
+                || tt_mb.is_some()
+                || static_ordering
+                || killers.is_some()
+                || killer_index.is_some()
+                || staged_killers
+                || history
+                || refutation
+                || shallow_order.is_some()
+                || shallow_depth.is_some()
+                || threads != 1
+                || playouts.is_some()
+                || exploration.is_some()
+                || playout_cutoff.is_some()
+                || transpositions
+                || seed.is_some();
+            if others {
+                return Err(err(format!(
+                    "algorithm {proof} (proof-number search) takes no other option: its limit \
+                     is search(..., nodes=N)"
+                )));
+            }
+            return Ok(PySearchConfig {
+                plan: Plan::Proof(proof),
+                threads: 1,
+                text: format!("SearchConfig(algorithm='{proof}')"),
+            });
+        }
         if algorithm.is_some_and(|a| a.trim().eq_ignore_ascii_case("mcts")) {
             let alpha_beta = preset.is_some()
                 || iterative

@@ -15,6 +15,11 @@ use prune_games::TicTacToe as Ttt;
 use prune_othello::{Position, StaticOrdering};
 use prune_registry::{GameError, GameVisitor, NativeLimits, RegisteredGame, Setup};
 use prune_search::mcts::{Mcts, MctsLimits};
+use prune_search::proof::{Goal, Wdl};
+
+/// Nodes a proof may visit (df-pn) or keep (PN) when `nodes` does not say (as on the command
+/// line).
+const DEFAULT_PROOF_NODES: u64 = 2_000_000;
 use prune_search::{
     Algorithm, Engine, Evaluator, FailMode, Game, Parallel, ParallelKind, Score, SearchConfig,
     SearchLimits, SearchResult,
@@ -127,6 +132,51 @@ pub(crate) fn run_search<G: Game, E: Evaluator<G>>(
                 pv: r.pv,
                 depth: r.depth,
                 exhausted: r.exhausted,
+                stats,
+            })
+        }
+        Plan::Proof(algorithm) => {
+            if limits.time.is_some() {
+                return Err(format!(
+                    "algorithm {algorithm}: a proof-number search is limited by nodes, not time_ms"
+                ));
+            }
+            let max_nodes = limits.nodes.unwrap_or(DEFAULT_PROOF_NODES);
+            let start = Instant::now();
+            let (r, proofs) = algorithm.solve(game, eval, max_nodes);
+            let result = match r.wdl {
+                Some(Wdl::Win) => "win",
+                Some(Wdl::Draw) => "draw",
+                Some(Wdl::Loss) => "loss",
+                None => "unknown",
+            };
+            let proofs: Vec<Value> = proofs
+                .iter()
+                .map(|(goal, p)| {
+                    serde_json::json!({
+                        "goal": match goal { Goal::Win => "win", Goal::AtLeastDraw => "at least a draw" },
+                        "verdict": format!("{:?}", p.verdict).to_lowercase(),
+                        "expanded": p.expanded,
+                        "nodes": p.nodes,
+                        "stored": p.stored,
+                        "proof_size": p.proof_size,
+                    })
+                })
+                .collect();
+            let stats = serde_json::json!({
+                "nodes": r.nodes,
+                "node_limit": max_nodes,
+                "proofs": proofs,
+                "time_ms": start.elapsed().as_secs_f64() * 1e3,
+            });
+            Ok(Found {
+                score: None,
+                kind: result.to_string(),
+                text: result.to_string(),
+                best: r.best_move,
+                pv: r.best_move.into_iter().collect(),
+                depth: 0,
+                exhausted: r.wdl.is_some(),
                 stats,
             })
         }
@@ -261,7 +311,10 @@ pub(crate) fn search(
             native.visit(eval, visit)?
         }
         AnyGame::Python(g) => {
-            if !limited && depth.is_none() && !matches!(config.plan, Plan::Mcts(..)) {
+            if !limited
+                && depth.is_none()
+                && !matches!(config.plan, Plan::Mcts(..) | Plan::Proof(..))
+            {
                 return Err(err(
                     "a Python game has no natural depth: give depth, time_ms or nodes",
                 ));

@@ -96,6 +96,11 @@ pub(crate) fn tree(
         None => SearchConfig::new(Algorithm::AlphaBeta(FailMode::Soft)),
         Some(Plan::AlphaBeta(c)) => *c,
         Some(Plan::Mcts(..)) => return Err(err("tree draws alpha-beta searches, not MCTS")),
+        Some(Plan::Proof(p)) => {
+            return Err(err(format!(
+                "tree draws alpha-beta searches, not proof-number search ({p})"
+            )))
+        }
     };
     let drawn = match any_game(game)? {
         AnyGame::Native(native) => native.visit(

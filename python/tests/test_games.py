@@ -123,6 +123,21 @@ def test_mcts_proves_tic_tac_toe_a_draw():
     assert r.stats["playouts"] < 1_000_000
 
 
+@pytest.mark.parametrize("algorithm", ["pns", "dfpn", "dfpn+"])
+def test_proof_number_searches_settle_tic_tac_toe(algorithm):
+    config = prune.SearchConfig(algorithm)
+    r = prune.search(prune.TicTacToe(), config)
+    assert r.score_kind == "draw" and r.exhausted
+    assert [p["goal"] for p in r.stats["proofs"]] == ["win", "at least a draw"]
+    # X to move completes the top row: a win, and the move given wins at once.
+    won = prune.search(prune.TicTacToe("XX./OO./..."), config)
+    assert won.score_kind == "win"
+    after = prune.TicTacToe("XX./OO./...").play(won.best_move)
+    assert after.is_over() and after.outcome() == -1  # O to move has lost
+    # Too few nodes: no verdict.
+    assert prune.search(prune.TicTacToe(), config, nodes=3).score_kind == "unknown"
+
+
 @pytest.mark.parametrize(
     "call,words",
     [
@@ -135,6 +150,8 @@ def test_mcts_proves_tic_tac_toe_a_draw():
         (lambda: prune.SearchConfig("minimax", history=True), "invalid configuration"),
         (lambda: prune.SearchConfig(killers=0), "killer slots"),
         (lambda: prune.SearchConfig("negascout", playouts=5), "options of algorithm mcts"),
+        (lambda: prune.SearchConfig("dfpn", preset="full"), "takes no other option"),
+        (lambda: prune.search(prune.TicTacToe(), prune.SearchConfig("pns"), time_ms=5), "not time_ms"),
         (lambda: prune.search(prune.TicTacToe(), eval="hand"), "unknown evaluation 'hand' of tictactoe"),
         (lambda: prune.search(prune.Shogi(), eval="nnue"), "expected hand, material"),
         (lambda: prune.Shogi("lnsgkgsnl/9 b - 1"), "sfen:"),

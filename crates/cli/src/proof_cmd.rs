@@ -6,9 +6,7 @@ use std::time::{Duration, Instant};
 
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
 use prune_registry::{GameChoice, RegisteredGame};
-use prune_search::proof::{
-    dfpn, dfpn_guided, pn_search, solve_wdl, DfpnConfig, Goal, ProofResult, Wdl,
-};
+use prune_search::proof::{Goal, ProofAlgorithm, Wdl};
 use prune_search::Evaluator;
 use serde_json::json;
 
@@ -16,42 +14,11 @@ use crate::games::{run_on_game, GameVisitor};
 use crate::search_cmd::SearchArgs;
 use crate::CliError;
 
-/// The proof-number searches by name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ProofKind {
-    /// Best-first PN search (the tree in memory).
-    Pns,
-    /// df-pn (depth-first, with a table).
-    Dfpn,
-    /// df-pn+: df-pn with initial numbers from the game's evaluation.
-    DfpnGuided,
-}
-
-impl ProofKind {
-    /// The search `algorithm` names, if it names one.
-    pub fn named(algorithm: Option<&str>) -> Option<ProofKind> {
-        match algorithm?.trim().to_ascii_lowercase().as_str() {
-            "pns" | "pn" => Some(ProofKind::Pns),
-            "dfpn" | "df-pn" => Some(ProofKind::Dfpn),
-            "dfpn+" | "df-pn+" => Some(ProofKind::DfpnGuided),
-            _ => None,
-        }
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            ProofKind::Pns => "pns",
-            ProofKind::Dfpn => "dfpn",
-            ProofKind::DfpnGuided => "dfpn+",
-        }
-    }
-}
-
 /// Nodes a proof may visit (df-pn) or keep (PN) when `--nodes` does not say.
 const DEFAULT_NODES: u64 = 2_000_000;
 
 /// Runs `prune search --algorithm pns|dfpn`.
-pub fn run(args: &SearchArgs, choice: GameChoice, kind: ProofKind) -> Result<(), CliError> {
+pub fn run(args: &SearchArgs, choice: GameChoice, kind: ProofAlgorithm) -> Result<(), CliError> {
     args.refuse_beside(
         &format!("proof-number search (--algorithm {})", kind.name()),
         [
@@ -74,7 +41,7 @@ pub fn run(args: &SearchArgs, choice: GameChoice, kind: ProofKind) -> Result<(),
 /// The command once the game is set up.
 struct ProofCommand<'a> {
     args: &'a SearchArgs,
-    kind: ProofKind,
+    kind: ProofAlgorithm,
     nodes: u64,
 }
 
@@ -88,21 +55,7 @@ impl GameVisitor for ProofCommand<'_> {
     ) -> Self::Output {
         let start = Instant::now();
         let (kind, nodes) = (self.kind, self.nodes);
-        let mut stats: Vec<(Goal, ProofResult<G::Move>)> = Vec::new();
-        let config = DfpnConfig {
-            max_nodes: nodes,
-            ..DfpnConfig::default()
-        };
-        let mut search = |g: &G, goal: Goal| {
-            let r = match kind {
-                ProofKind::Pns => pn_search(g, goal, usize::try_from(nodes).unwrap_or(usize::MAX)),
-                ProofKind::Dfpn => dfpn(g, goal, &config),
-                ProofKind::DfpnGuided => dfpn_guided(g, goal, &eval, &config),
-            };
-            stats.push((goal, r.clone()));
-            r
-        };
-        let r = solve_wdl(&game, &mut search);
+        let (r, stats) = kind.solve(&game, &eval, nodes);
         let time = start.elapsed();
         let result = match r.wdl {
             Some(Wdl::Win) => "win",

@@ -227,7 +227,12 @@ pub fn run(args: &SearchArgs) -> Result<(), CliError> {
     if mcts {
         return run_mcts(args, choice);
     }
-    if let Some(kind) = crate::proof_cmd::ProofKind::named(args.config_args.algorithm.as_deref()) {
+    if let Some(kind) = args
+        .config_args
+        .algorithm
+        .as_deref()
+        .and_then(prune_search::proof::ProofAlgorithm::named)
+    {
         return crate::proof_cmd::run(args, choice, kind);
     }
     if args.engine(choice)? == EngineKind::Fast {

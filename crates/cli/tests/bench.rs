@@ -122,7 +122,10 @@ fn scaling_solves_at_each_thread_count_and_draws_the_plot() {
         "--json",
     ]);
     let runs = v["runs"].as_array().expect("runs");
-    let threads: Vec<u64> = runs.iter().map(|r| r["threads"].as_u64().unwrap()).collect();
+    let threads: Vec<u64> = runs
+        .iter()
+        .map(|r| r["threads"].as_u64().unwrap())
+        .collect();
     assert_eq!(threads, [1, 2, 3]);
     for run in runs {
         assert_eq!(run["correct"], true, "{run}");
@@ -132,15 +135,25 @@ fn scaling_solves_at_each_thread_count_and_draws_the_plot() {
         let nodes: u64 = solves.iter().map(|s| s["nodes"].as_u64().unwrap()).sum();
         assert_eq!(run["nodes"].as_u64(), Some(nodes));
         // FFO #40 is +38 and #41 is 0 for the side to move (the suite's scores).
-        let scores: Vec<i64> = solves.iter().map(|s| s["score"].as_i64().unwrap()).collect();
+        let scores: Vec<i64> = solves
+            .iter()
+            .map(|s| s["score"].as_i64().unwrap())
+            .collect();
         assert_eq!(scores, [38, 0]);
     }
     let first = &runs[0];
     assert_eq!(first["node_overhead"].as_f64(), Some(1.0));
     assert_eq!(first["split_wasted_nodes"].as_u64(), Some(0));
-    assert!(runs[1]["node_overhead"].as_f64().unwrap() > 0.5, "{}", runs[1]);
+    assert!(
+        runs[1]["node_overhead"].as_f64().unwrap() > 0.5,
+        "{}",
+        runs[1]
+    );
     let svg = std::fs::read_to_string(&plot).expect("the plot was written");
-    assert!(svg.contains("<svg") && svg.contains("speed-up"), "{svg:.200}");
+    assert!(
+        svg.contains("<svg") && svg.contains("speed-up"),
+        "{svg:.200}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -150,7 +163,10 @@ fn scaling_options_are_checked() {
         (&["bench", "--scaling", "--threads", "2"], "--threads"),
         (&["bench", "--max-threads", "2"], "--scaling"),
         (&["bench", "--scaling", "--only", "39"], "#39"),
-        (&["bench", "--scaling", "--max-threads", "0"], "--max-threads"),
+        (
+            &["bench", "--scaling", "--max-threads", "0"],
+            "--max-threads",
+        ),
         (&["bench", "--scaling", "--tt", "0"], "--tt"),
     ]);
 }

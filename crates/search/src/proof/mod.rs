@@ -20,7 +20,94 @@ mod depth_first;
 pub use best_first::pn_search;
 pub use depth_first::{dfpn, dfpn_guided, DfpnConfig, GUIDE_STEPS};
 
-use crate::{Game, Score};
+use crate::{Evaluator, Game, Score};
+
+/// The proof-number searches by name, one door for every front end (`prune search
+/// --algorithm`, the page, Python).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ProofAlgorithm {
+    /// Best-first PN search ([`pn_search`]; the tree in memory, at most the node limit).
+    Pns,
+    /// df-pn ([`dfpn`]; depth-first, with a table).
+    Dfpn,
+    /// df-pn+ ([`dfpn_guided`]): df-pn with new positions' numbers from the evaluation.
+    DfpnGuided,
+}
+
+impl ProofAlgorithm {
+    /// Every one, in the order of their names in help texts.
+    pub const ALL: [ProofAlgorithm; 3] = [
+        ProofAlgorithm::Pns,
+        ProofAlgorithm::Dfpn,
+        ProofAlgorithm::DfpnGuided,
+    ];
+
+    /// The one `name` names (`pns`, `dfpn`, `dfpn+`; also `pn`, `df-pn`, `df-pn+`; any case),
+    /// if any.
+    pub fn named(name: &str) -> Option<ProofAlgorithm> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "pns" | "pn" => Some(ProofAlgorithm::Pns),
+            "dfpn" | "df-pn" => Some(ProofAlgorithm::Dfpn),
+            "dfpn+" | "df-pn+" => Some(ProofAlgorithm::DfpnGuided),
+            _ => None,
+        }
+    }
+
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ProofAlgorithm::Pns => "pns",
+            ProofAlgorithm::Dfpn => "dfpn",
+            ProofAlgorithm::DfpnGuided => "dfpn+",
+        }
+    }
+
+    /// Proves or disproves `goal` at `root`, visiting (df-pn) or keeping (PN) at most
+    /// `max_nodes` nodes; `eval` guides df-pn+ only.
+    pub fn prove<G: Game, E: Evaluator<G>>(
+        self,
+        root: &G,
+        goal: Goal,
+        eval: &E,
+        max_nodes: u64,
+    ) -> ProofResult<G::Move> {
+        let config = DfpnConfig {
+            max_nodes,
+            ..DfpnConfig::default()
+        };
+        match self {
+            ProofAlgorithm::Pns => {
+                pn_search(root, goal, usize::try_from(max_nodes).unwrap_or(usize::MAX))
+            }
+            ProofAlgorithm::Dfpn => dfpn(root, goal, &config),
+            ProofAlgorithm::DfpnGuided => dfpn_guided(root, goal, eval, &config),
+        }
+    }
+
+    /// Win, draw or loss of `root` by [`solve_wdl`] with this search, each proof within
+    /// `max_nodes`; with every proof it ran, in order.
+    #[allow(clippy::type_complexity)]
+    pub fn solve<G: Game, E: Evaluator<G>>(
+        self,
+        root: &G,
+        eval: &E,
+        max_nodes: u64,
+    ) -> (WdlResult<G::Move>, Vec<(Goal, ProofResult<G::Move>)>) {
+        let mut proofs = Vec::new();
+        let result = solve_wdl(root, &mut |g: &G, goal: Goal| {
+            let r = self.prove(g, goal, eval, max_nodes);
+            proofs.push((goal, r.clone()));
+            r
+        });
+        (result, proofs)
+    }
+}
+
+impl std::fmt::Display for ProofAlgorithm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// A proof or disproof number; [`INFINITE`] means proved (as a disproof number) or disproved
 /// (as a proof number).
