@@ -5,7 +5,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 fn main() {
-    let lab: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/lab");
+    // Read when the script runs, not when it was compiled: a build script compiled in another
+    // checkout of the repository would otherwise list that checkout's reports (or none).
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let lab: PathBuf = Path::new(&manifest).join("../../docs/lab");
     println!("cargo:rerun-if-changed={}", lab.display());
     let mut files = Vec::new();
     if let Ok(folders) = fs::read_dir(&lab) {

@@ -199,6 +199,28 @@ fn an_analysis_scores_every_legal_move_and_solves_small_endgames() {
     })));
     let done = &mcts.last().unwrap()["result"];
     assert_eq!(done["stats"]["playouts"], 2000, "{done}");
+    // Proof-number search by its algorithm's name: tic-tac-toe is a draw, and X to move with
+    // two in the top row wins.
+    for algorithm in ["pns", "dfpn", "dfpn+"] {
+        let events = server.events(&server.search(json!({
+            "game": "tictactoe", "config": {"algorithm": algorithm},
+        })));
+        let done = &events.last().unwrap()["result"];
+        assert_eq!(done["proof"], "draw", "{done}");
+        assert_eq!(done["algorithm"], algorithm, "{done}");
+        let events = server.events(&server.search(json!({
+            "game": "tictactoe", "position": "XX./OO./...", "config": {"algorithm": algorithm},
+        })));
+        let done = &events.last().unwrap()["result"];
+        assert_eq!(done["proof"], "win", "{done}");
+        assert_eq!(done["best_move"], "c1", "{done}");
+    }
+    let (status, v) = server.post(
+        "/api/search",
+        &json!({"game": "tictactoe", "config": {"algorithm": "dfpn", "history": true}}).to_string(),
+    );
+    assert_eq!(status, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("proof-number"), "{v}");
 }
 
 #[test]

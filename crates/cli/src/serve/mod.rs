@@ -249,9 +249,11 @@ async fn games() -> Json<Value> {
 
 async fn options(State(state): State<Arc<AppState>>) -> Json<Value> {
     let l = state.limits;
+    // The alpha-beta family, then the proof-number searches (win, draw or loss).
     let algorithms: Vec<&str> = <prune_search::Algorithm as prune_search::Named>::ALL
         .iter()
         .map(|a| prune_search::Named::name(*a))
+        .chain(prune_search::proof::ProofAlgorithm::ALL.map(|p| p.name()))
         .collect();
     let presets: Vec<Value> = PRESETS
         .iter()

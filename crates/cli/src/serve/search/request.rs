@@ -5,6 +5,11 @@ use std::time::Duration;
 
 use prune_othello::midgame::Selectivity;
 use prune_search::mcts::{MctsConfig, Playout};
+use prune_search::proof::ProofAlgorithm;
+
+/// The nodes of a proof-number search when `limits.nodes` does not say (as on the command
+/// line; at most the server's `--max-nodes`).
+const PROOF_NODES: u64 = 2_000_000;
 use prune_search::{
     Algorithm, FailMode, KillerIndex, Parallel, ParallelKind, ProbCut, SearchConfig, SearchLimits,
 };
@@ -89,6 +94,8 @@ pub(super) enum Plan {
     Generic(SearchConfig),
     Fast(Selectivity),
     Mcts(MctsConfig, Option<u64>),
+    /// A proof-number search (win, draw or loss) within this many nodes.
+    Proof(ProofAlgorithm, u64),
 }
 
 /// A checked request, ready to run.
@@ -266,11 +273,41 @@ pub fn prepare(request: SearchRequest, max: &ServerLimits) -> Result<Prepared, C
                 None => Selectivity::Off,
             })
         }
-        _ => {
-            let limited = l.time_ms.is_some() || l.nodes.is_some();
-            let config = generic_config(c, limited, max, &game)?;
-            Plan::Generic(config)
-        }
+        _ => match c.algorithm.as_deref().and_then(ProofAlgorithm::named) {
+            Some(proof) => {
+                let others = [
+                    c.preset.is_some(),
+                    c.iterative == Some(true),
+                    c.aspiration.is_some(),
+                    c.tt_mb.is_some(),
+                    c.static_ordering == Some(true),
+                    c.killers.is_some(),
+                    c.killer_index.is_some(),
+                    c.staged_killers == Some(true),
+                    c.history == Some(true),
+                    c.refutation == Some(true),
+                    c.shallow_order.is_some(),
+                    c.shallow_depth.is_some(),
+                    c.selectivity.is_some(),
+                    l.time_ms.is_some(),
+                    l.depth.is_some(),
+                    threads > 1,
+                ]
+                .contains(&true);
+                if others {
+                    return Err(bad(format!(
+                        "config.algorithm {proof}: a proof-number search takes no other option \
+                         and no depth, time or threads; limits.nodes bounds it"
+                    )));
+                }
+                Plan::Proof(proof, l.nodes.unwrap_or(PROOF_NODES.min(max.max_nodes)))
+            }
+            None => {
+                let limited = l.time_ms.is_some() || l.nodes.is_some();
+                let config = generic_config(c, limited, max, &game)?;
+                Plan::Generic(config)
+            }
+        },
     };
     if let Plan::Fast(Selectivity::Sigma(t)) = plan {
         if !(0.1..=10.0).contains(&t) {

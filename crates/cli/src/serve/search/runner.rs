@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use prune_othello::midgame::Selectivity;
 use prune_registry::{GameVisitor, NativeEngine, NativeLimits, NativeReport, RegisteredGame};
 use prune_search::mcts::{Mcts, MctsLimits};
+use prune_search::proof::{Goal, Wdl};
 use prune_search::{ConfigError, Engine, Evaluator, Iteration, Score, SearchLimits};
 use serde_json::{json, Value};
 
@@ -198,6 +199,47 @@ fn search_once<G: RegisteredGame, E: Evaluator<G>>(
                 &r,
                 &text,
             ))
+        }
+        Plan::Proof(algorithm, max_nodes) => {
+            let start = Instant::now();
+            let (r, proofs) = algorithm.solve(game, eval, *max_nodes);
+            let secs = start.elapsed().as_secs_f64();
+            let result = match r.wdl {
+                Some(Wdl::Win) => "win",
+                Some(Wdl::Draw) => "draw",
+                Some(Wdl::Loss) => "loss",
+                None => "unknown (the node limit came first)",
+            };
+            let best = r.best_move.map(|m| game.move_name(m));
+            let proofs: Vec<Value> = proofs
+                .iter()
+                .map(|(goal, p)| {
+                    json!({
+                        "goal": match goal { Goal::Win => "win", Goal::AtLeastDraw => "at least a draw" },
+                        "verdict": format!("{:?}", p.verdict).to_lowercase(),
+                        "nodes": p.nodes,
+                        "stored": p.stored,
+                        "proof_size": p.proof_size,
+                    })
+                })
+                .collect();
+            Ok(json!({
+                "game": name,
+                "engine": "generic",
+                "algorithm": algorithm.name(),
+                "score_text": result,
+                "proof": r.wdl.map(|_| result),
+                "best_move": best,
+                "pv": best.into_iter().collect::<Vec<_>>(),
+                "exhausted": r.wdl.is_some(),
+                "limits": { "nodes": max_nodes },
+                "stats": {
+                    "nodes": r.nodes,
+                    "time_ms": secs * 1e3,
+                    "nodes_per_second": if secs > 0.0 { r.nodes as f64 / secs } else { 0.0 },
+                    "proofs": proofs,
+                },
+            }))
         }
         Plan::Mcts(config, playouts) => {
             let mut mcts = Mcts::new(*config).map_err(|e: ConfigError| e.to_string())?;
