@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
 use prune_registry::{GameChoice, RegisteredGame};
-use prune_search::proof::{Goal, ProofAlgorithm, Wdl};
+use prune_search::proof::{Goal, ProofAlgorithm, ProofTree, Verdict, Wdl};
 use prune_search::Evaluator;
 use serde_json::json;
 
@@ -64,6 +64,34 @@ impl GameVisitor for ProofCommand<'_> {
             None => "unknown (the node limit came first: raise --nodes)",
         };
         let best = r.best_move.map(|m| game.move_name(m));
+        // The proof that settled the result: the last one run.
+        let tree = self.args.proof_tree.map(|plies| {
+            let settled = stats.last().map(|(_, p)| p);
+            match settled.and_then(|p| p.tree.as_ref()) {
+                Some(tree) => {
+                    let named = name_tree(&game, tree);
+                    let what = match settled.map(|p| p.verdict) {
+                        Some(Verdict::Proved) => "proof",
+                        _ => "disproof",
+                    };
+                    format!(
+                        "{what} tree of '{}' ({} positions, {} plies deep; {plies} shown):\n{}",
+                        match stats.last().map(|(g, _)| *g) {
+                            Some(Goal::Win) => "win",
+                            _ => "at least a draw",
+                        },
+                        named.len(),
+                        named.depth(),
+                        named.render(plies)
+                    )
+                }
+                None if r.wdl.is_none() => "no proof tree: the result is unknown".to_string(),
+                None => format!(
+                    "no proof tree kept: more than {} positions",
+                    prune_search::proof::TREE_LIMIT
+                ),
+            }
+        });
         if self.args.json {
             let proofs: Vec<_> = stats
                 .iter()
@@ -89,6 +117,7 @@ impl GameVisitor for ProofCommand<'_> {
                 "node_limit": nodes,
                 "time_ms": millis(time),
                 "proofs": proofs,
+                "proof_tree": tree,
             });
             println!(
                 "{}",
@@ -139,7 +168,22 @@ impl GameVisitor for ProofCommand<'_> {
             time.as_secs_f64()
         );
         println!("{table}");
+        if let Some(tree) = tree {
+            print!("{tree}");
+        }
         Ok(())
+    }
+}
+
+/// `tree` with its moves named as the game names them (from `game`, its root).
+fn name_tree<G: RegisteredGame>(game: &G, tree: &ProofTree<G::Move>) -> ProofTree<String> {
+    ProofTree {
+        children: tree
+            .children
+            .iter()
+            .map(|(m, t)| (game.move_name(*m), name_tree(&game.play(*m), t)))
+            .collect(),
+        again: tree.again,
     }
 }
 

@@ -106,6 +106,11 @@ pub struct SearchArgs {
     /// Print each iteration as it completes (tables mode).
     #[arg(long, short)]
     pub verbose: bool,
+    /// Proof-number search (`--algorithm pns|dfpn|dfpn+`): print the proof or disproof tree
+    /// that settles the result, this many plies deep (the whole tree is checked; a deeper
+    /// subtree is summed up by its size).
+    #[arg(long, value_name = "PLIES")]
+    pub proof_tree: Option<usize>,
     /// Threads and parallel scheme.
     #[command(flatten)]
     pub parallel_args: ParallelArgs,
@@ -234,6 +239,12 @@ pub fn run(args: &SearchArgs) -> Result<(), CliError> {
         .and_then(prune_search::proof::ProofAlgorithm::named)
     {
         return crate::proof_cmd::run(args, choice, kind);
+    }
+    if args.proof_tree.is_some() {
+        return Err(CliError::Usage(
+            "--proof-tree: an option of proof-number search (--algorithm pns, dfpn or dfpn+)"
+                .into(),
+        ));
     }
     if args.engine(choice)? == EngineKind::Fast {
         return match choice {

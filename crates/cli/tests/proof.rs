@@ -85,3 +85,57 @@ fn a_node_limit_says_unknown_and_other_options_are_refused() {
         ),
     ]);
 }
+
+/// `--proof-tree`: the tree that settles the result, printed to a depth; a win one move from
+/// the end is that move alone, and the option is refused outside proof-number search.
+#[test]
+fn the_proof_tree_prints_and_is_refused_elsewhere() {
+    let v = json(&[
+        "search",
+        "--game",
+        "tictactoe",
+        "--position",
+        "XX./OO./...",
+        "--algorithm",
+        "dfpn",
+        "--proof-tree",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(v["result"], "win", "{v}");
+    let tree = v["proof_tree"].as_str().expect("the tree as text");
+    assert!(
+        tree.starts_with("proof tree of 'win' (2 positions"),
+        "{tree}"
+    );
+    assert!(tree.contains("\nc1 (game over)\n"), "{tree}");
+    // The draw of the empty board: every reply of the defender under the first move.
+    let v = json(&[
+        "search",
+        "--game",
+        "tictactoe",
+        "--algorithm",
+        "pns",
+        "--proof-tree",
+        "2",
+        "--json",
+    ]);
+    let tree = v["proof_tree"].as_str().unwrap();
+    let replies = tree
+        .lines()
+        .filter(|l| l.starts_with("  ") && !l.starts_with("    "))
+        .count();
+    assert_eq!(replies, 8, "{tree}");
+    assert_usage_errors(&[(
+        &[
+            "search",
+            "--game",
+            "tictactoe",
+            "--algorithm",
+            "alphabeta",
+            "--proof-tree",
+            "2",
+        ],
+        "--proof-tree: an option of proof-number search",
+    )]);
+}

@@ -5,7 +5,7 @@
 
 use prune_games::{mix, RandomEval, RandomTree, TicTacToe};
 use prune_search::proof::{
-    dfpn, dfpn_guided, pn_search, solve_wdl, DfpnConfig, Goal, ProofResult, Verdict, Wdl,
+    dfpn, dfpn_guided, pn_search, solve_wdl, DfpnConfig, Goal, ProofResult, ProofTree, Verdict, Wdl,
 };
 use prune_search::{search, Algorithm, Evaluator, Game, SearchConfig, SearchLimits};
 
@@ -33,6 +33,47 @@ fn after<G: Game, E: Evaluator<G>>(game: &G, mv: G::Move, eval: &E, depth: u32) 
     }
 }
 
+/// Whether `tree` is a proof (`proof`) or disproof of `goal` for the attacker at `game`
+/// (`attacker`: whether it is to move), checked by the rules alone: where the side that must
+/// show something moves, one legal move; where the other side moves, every legal move; at the
+/// leaves, finished games that meet (or fail) the goal. Leaves marked `again` are positions
+/// checked elsewhere in the tree.
+fn tree_holds<G: Game>(
+    game: &G,
+    tree: &ProofTree<G::Move>,
+    attacker: bool,
+    proof: bool,
+    goal: Goal,
+) -> bool {
+    if tree.again {
+        return tree.children.is_empty();
+    }
+    if let Some(score) = game.outcome() {
+        let for_attacker = if attacker {
+            Wdl::of(score)
+        } else {
+            Wdl::of(-score)
+        };
+        let met = match goal {
+            Goal::Win => for_attacker == Wdl::Win,
+            Goal::AtLeastDraw => for_attacker != Wdl::Loss,
+        };
+        return tree.children.is_empty() && met == proof;
+    }
+    let legal = game.legal_moves();
+    let shown: Vec<G::Move> = tree.children.iter().map(|(m, _)| *m).collect();
+    let moves_ok = if attacker == proof {
+        shown.len() == 1 && legal.contains(&shown[0])
+    } else {
+        shown.len() == legal.len() && legal.iter().all(|m| shown.contains(m))
+    };
+    moves_ok
+        && tree
+            .children
+            .iter()
+            .all(|(m, t)| tree_holds(&game.play(*m), t, !attacker, proof, goal))
+}
+
 /// Both searches' win/draw/loss of `game`, checked against the oracle with its best move.
 fn check<G: Game, E: Evaluator<G>>(game: &G, eval: &E, depth: u32, what: &str) {
     let truth = oracle(game, eval, depth);
@@ -44,10 +85,19 @@ fn check<G: Game, E: Evaluator<G>>(game: &G, eval: &E, depth: u32, what: &str) {
         Some(truth),
         "df-pn+ on {what}"
     );
-    // Each settled search's proof or disproof tree holds, walked from the root.
+    // Each settled search's proof or disproof tree holds, walked from the root by the search;
+    // the tree it gives holds by the rules alone, and has at least as many positions as the
+    // distinct ones counted.
     for goal in [Goal::Win, Goal::AtLeastDraw] {
         for r in [pn(game, goal), df(game, goal)] {
             assert!(r.proof_size.is_some_and(|n| n >= 1), "{what}: {r:?}");
+            let tree = r.tree.as_ref().expect("a small proof is kept");
+            let proof = r.verdict == Verdict::Proved;
+            assert!(
+                tree_holds(game, tree, true, proof, goal),
+                "{what}: {goal:?} {tree:?}"
+            );
+            assert!(tree.len() as u64 >= r.proof_size.unwrap(), "{what}");
         }
     }
     for (name, r) in [

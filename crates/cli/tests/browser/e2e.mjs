@@ -226,6 +226,36 @@ async function analyseOthello(page) {
   await page.screenshot({ path: path.join(SHOTS, 'analysis.png'), fullPage: true });
 }
 
+/** Proof-number search from the page: tic-tac-toe analysed by df-pn, every first move a
+ * proved draw. */
+async function proveTicTacToe(page) {
+  step = 'tic-tac-toe: analyse by df-pn';
+  await selectGame(page, 'tictactoe', 9);
+  await page.selectOption('#algorithm', 'dfpn');
+  await page.fill('#depth', '');
+  await page.fill('#time-ms', '');
+  await page.click('#analyse');
+  await page.waitForFunction(
+    () => {
+      const err = document.querySelector('#error');
+      if (err && !err.hidden) return true;
+      return document.querySelector('#stop').disabled && document.querySelectorAll('#analysis tr[data-move]').length === 9;
+    },
+    null,
+    { timeout: STEP_MS },
+  );
+  await noPageError(page);
+  const rows = await page.locator('#analysis tr[data-move]').evaluateAll((trs) =>
+    trs.map((tr) => tr.querySelector('.score').textContent.trim()),
+  );
+  const scores = [...new Set(rows)];
+  if (scores.length !== 1 || scores[0] === '') {
+    throw new Error(`every first move of tic-tac-toe draws, but the scores read ${rows.join(', ')}`);
+  }
+  log(`tic-tac-toe by df-pn: 9 moves, each ${scores[0]}`);
+  await page.selectOption('#algorithm', '');
+}
+
 async function showTree(page) {
   step = 'othello: show the tree at depth 2';
   await page.fill('#tree-depth', '2');
@@ -298,6 +328,7 @@ async function main() {
 
     await playTicTacToe(page);
     await playShogi(page);
+    await proveTicTacToe(page);
     await analyseOthello(page);
     await showTree(page);
 

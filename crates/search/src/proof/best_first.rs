@@ -1,7 +1,7 @@
 //! Best-first proof-number search: the tree kept whole in memory (bounded by a node limit), the
 //! most-proving leaf found from the root, expanded, and the numbers updated back up its path.
 
-use super::{add, terminal, Goal, Number, ProofResult, Verdict, INFINITE};
+use super::{add, terminal, Goal, Number, ProofResult, ProofTree, Verdict, INFINITE, TREE_LIMIT};
 use crate::Game;
 
 /// A node of the tree.
@@ -84,11 +84,15 @@ pub fn pn_search<G: Game>(root: &G, goal: Goal, max_nodes: usize) -> ProofResult
                 .and_then(|&c| tree[c].mv)
         })
         .flatten();
-    let proof_size = match verdict {
-        Verdict::Unknown => None,
+    let (proof_size, proof_tree) = match verdict {
+        Verdict::Unknown => (None, None),
         settled => {
             let mut seen = std::collections::HashSet::new();
-            walk(&tree, 0, settled == Verdict::Proved, &mut seen).then_some(seen.len() as u64)
+            let mut kept = 0;
+            match walk(&tree, 0, settled == Verdict::Proved, &mut seen, &mut kept) {
+                Some(t) => (Some(seen.len() as u64), (kept <= TREE_LIMIT).then_some(t)),
+                None => (None, None),
+            }
         }
     };
     ProofResult {
@@ -100,36 +104,49 @@ pub fn pn_search<G: Game>(root: &G, goal: Goal, max_nodes: usize) -> ProofResult
         nodes,
         stored: tree.len(),
         proof_size,
+        tree: proof_tree,
     }
 }
 
-/// Walks the proof (`proof`) or disproof tree below node `i`, adding its positions to `seen`;
-/// false if it does not hold (a leaf that is not finished, or a settled number with no child
+/// Walks the proof (`proof`) or disproof tree below node `i`, adding its positions to `seen`
+/// and counting the tree's in `kept` (past [`TREE_LIMIT`] the subtrees are no longer kept);
+/// `None` if it does not hold (a leaf that is not finished, or a settled number with no child
 /// that settles it).
 fn walk<G: Game>(
     tree: &[Node<G>],
     i: usize,
     proof: bool,
     seen: &mut std::collections::HashSet<(u64, bool)>,
-) -> bool {
+    kept: &mut usize,
+) -> Option<ProofTree<G::Move>> {
     let node = &tree[i];
     let settled = |n: &Node<G>| if proof { n.pn == 0 } else { n.dn == 0 };
+    *kept += 1;
     if !seen.insert((node.game.hash(), node.attacker)) {
-        return true;
+        return Some(ProofTree::again());
     }
     if !node.expanded {
-        return node.game.outcome().is_some() && settled(node);
+        return (node.game.outcome().is_some() && settled(node)).then(ProofTree::leaf);
     }
-    if node.attacker == proof {
-        node.children
-            .iter()
-            .find(|&&c| settled(&tree[c]))
-            .is_some_and(|&c| walk(tree, c, proof, seen))
+    let mut children = Vec::new();
+    let shown: Vec<usize> = if node.attacker == proof {
+        vec![*node.children.iter().find(|&&c| settled(&tree[c]))?]
     } else {
-        node.children
-            .iter()
-            .all(|&c| settled(&tree[c]) && walk(tree, c, proof, seen))
+        node.children.clone()
+    };
+    for c in shown {
+        if !settled(&tree[c]) {
+            return None;
+        }
+        let sub = walk(tree, c, proof, seen, kept)?;
+        if *kept <= TREE_LIMIT {
+            children.push((tree[c].mv.expect("a child has its move"), sub));
+        }
     }
+    Some(ProofTree {
+        children,
+        again: false,
+    })
 }
 
 /// A new leaf: its numbers from its outcome, or 1 and 1.

@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use super::{add, terminal, Goal, Number, ProofResult, Verdict, INFINITE};
+use super::{add, terminal, Goal, Number, ProofResult, ProofTree, Verdict, INFINITE, TREE_LIMIT};
 use crate::{Evaluator, Game};
 
 /// How df-pn searches.
@@ -112,13 +112,18 @@ fn run<G: Game>(
     } else {
         None
     };
-    let proof_size = match verdict {
-        Verdict::Unknown => None,
+    let (proof_size, tree) = match verdict {
+        Verdict::Unknown => (None, None),
         settled => {
             let mut seen = std::collections::HashSet::new();
-            search
-                .walk(root, true, settled == Verdict::Proved, &mut seen)
-                .then_some(seen.len() as u64)
+            let mut kept = 0;
+            match search.walk(root, true, settled == Verdict::Proved, &mut seen, &mut kept) {
+                Some(tree) => (
+                    Some(seen.len() as u64),
+                    (kept <= TREE_LIMIT).then_some(tree),
+                ),
+                None => (None, None),
+            }
         }
     };
     ProofResult {
@@ -130,12 +135,14 @@ fn run<G: Game>(
         nodes: search.nodes,
         stored: search.table.len(),
         proof_size,
+        tree,
     }
 }
 
 impl<G: Game> Dfpn<'_, G> {
     /// Walks the proof (`proof`) or disproof tree below `game` through the table, adding its
-    /// positions to `seen`; false if a position it needs is not settled there (the tree does
+    /// positions to `seen` and counting the tree's in `kept` (past [`TREE_LIMIT`] the subtrees
+    /// are no longer kept); `None` if a position it needs is not settled there (the tree does
     /// not hold).
     fn walk(
         &self,
@@ -143,31 +150,47 @@ impl<G: Game> Dfpn<'_, G> {
         attacker: bool,
         proof: bool,
         seen: &mut std::collections::HashSet<(u64, bool)>,
-    ) -> bool {
+        kept: &mut usize,
+    ) -> Option<ProofTree<G::Move>> {
         let settled = |(pn, dn): (Number, Number)| if proof { pn == 0 } else { dn == 0 };
         if !seen.insert((game.hash(), attacker)) {
-            return true;
+            *kept += 1;
+            return Some(ProofTree::again());
         }
+        *kept += 1;
         if let Some(score) = game.outcome() {
-            return settled(terminal(score, attacker, self.goal));
+            return settled(terminal(score, attacker, self.goal)).then(ProofTree::leaf);
         }
-        let children: Vec<G> = game
-            .legal_moves()
-            .into_iter()
-            .map(|m| game.play(m))
-            .collect();
         // The side that must show something (the attacker for a proof, the defender for a
         // disproof) needs one settled child; the other side, all of them.
+        let mut children = Vec::new();
+        let mut keep = |kept: &usize, mv: G::Move, tree: ProofTree<G::Move>| {
+            if *kept <= TREE_LIMIT {
+                children.push((mv, tree));
+            }
+        };
         if attacker == proof {
-            children
-                .iter()
-                .find(|c| settled(self.numbers(c, !attacker)))
-                .is_some_and(|c| self.walk(c, !attacker, proof, seen))
+            let (mv, child) = game
+                .legal_moves()
+                .into_iter()
+                .map(|m| (m, game.play(m)))
+                .find(|(_, c)| settled(self.numbers(c, !attacker)))?;
+            let tree = self.walk(&child, !attacker, proof, seen, kept)?;
+            keep(kept, mv, tree);
         } else {
-            children.iter().all(|c| {
-                settled(self.numbers(c, !attacker)) && self.walk(c, !attacker, proof, seen)
-            })
+            for mv in game.legal_moves() {
+                let child = game.play(mv);
+                if !settled(self.numbers(&child, !attacker)) {
+                    return None;
+                }
+                let tree = self.walk(&child, !attacker, proof, seen, kept)?;
+                keep(kept, mv, tree);
+            }
         }
+        Some(ProofTree {
+            children,
+            again: false,
+        })
     }
 
     /// A position's numbers: its outcome's, the table's, or 1 and 1.

@@ -167,6 +167,94 @@ pub struct ProofResult<M> {
     /// root down to finished positions: at the side that must show something one settled
     /// child, at the other every child (`None` while unsettled).
     pub proof_size: Option<u64>,
+    /// That tree itself, to walk or print, when it has at most [`TREE_LIMIT`] positions
+    /// (`None` while unsettled, or when larger: it is then only counted).
+    pub tree: Option<ProofTree<M>>,
+}
+
+/// The most positions a [`ProofTree`] keeps; a larger proof is counted
+/// ([`ProofResult::proof_size`]) but not kept.
+pub const TREE_LIMIT: usize = 100_000;
+
+/// A proof or disproof tree as a search settled it: from each position the moves that show
+/// the result (one where the side that must show something moves: the attacker for a proof,
+/// the defender for a disproof; every legal move where the other side does), down to finished
+/// games. A position met a second time in the walk is a leaf marked `again` (its tree is
+/// the first one's).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ProofTree<M> {
+    /// The moves from this position, each with the tree after it (none at a finished game).
+    pub children: Vec<(M, ProofTree<M>)>,
+    /// Whether the position came earlier in the walk.
+    pub again: bool,
+}
+
+impl<M> ProofTree<M> {
+    /// A leaf: a finished game.
+    pub(crate) fn leaf() -> Self {
+        ProofTree {
+            children: Vec::new(),
+            again: false,
+        }
+    }
+
+    /// A position met before.
+    pub(crate) fn again() -> Self {
+        ProofTree {
+            children: Vec::new(),
+            again: true,
+        }
+    }
+
+    /// Its positions, the `again` leaves included.
+    pub fn len(&self) -> usize {
+        1 + self.children.iter().map(|(_, t)| t.len()).sum::<usize>()
+    }
+
+    /// Whether it is a single position (a finished game, or one met before).
+    pub fn is_empty(&self) -> bool {
+        self.children.is_empty()
+    }
+
+    /// Its longest line, in plies.
+    pub fn depth(&self) -> usize {
+        self.children
+            .iter()
+            .map(|(_, t)| 1 + t.depth())
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+impl<M: std::fmt::Display> ProofTree<M> {
+    /// The tree as text, a move per line indented two spaces a ply, at most `max_plies` deep
+    /// (a cut subtree ends in `...` with its size); `name` names a move.
+    pub fn render(&self, max_plies: usize) -> String {
+        let mut out = String::new();
+        self.render_into(&mut out, 0, max_plies);
+        out
+    }
+
+    fn render_into(&self, out: &mut String, ply: usize, max_plies: usize) {
+        for (mv, tree) in &self.children {
+            let indent = "  ".repeat(ply);
+            let note = if tree.again {
+                " (again: as above)"
+            } else if tree.children.is_empty() {
+                " (game over)"
+            } else {
+                ""
+            };
+            out.push_str(&format!("{indent}{mv}{note}\n"));
+            if !tree.children.is_empty() {
+                if ply + 1 < max_plies {
+                    tree.render_into(out, ply + 1, max_plies);
+                } else {
+                    out.push_str(&format!("{indent}  ... ({} positions)\n", tree.len() - 1));
+                }
+            }
+        }
+    }
 }
 
 /// Win, draw or loss for the side to move, as two proof searches settle it.
