@@ -113,6 +113,7 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::zobrist::splitmix;
 
     /// `mate_in_one` finds a mate exactly when some legal move leaves the opponent without a
     /// legal move, along random games and in positions built to have (or lack) one.
