@@ -11,7 +11,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use prune_shogi::mate::{solve_mate, MateConfig, MateOutcome};
+use prune_shogi::mate::{check_mating_line, solve_mate, MateConfig, MateOutcome};
 use prune_shogi::Position;
 
 fuzz_target!(|data: &[u8]| {
@@ -86,13 +86,9 @@ fuzz_target!(|data: &[u8]| {
     };
     if let Ok(report) = solve_mate(&position, &config, None) {
         if report.outcome == MateOutcome::Mate {
-            let mut p = position.clone();
-            for (i, &mv) in report.line.iter().enumerate() {
-                assert!(p.legal_moves().contains(&mv), "{mv} in {position}");
-                p = p.play(mv);
-                assert!(i % 2 == 1 || p.in_check(), "{mv} in {position}");
+            if let Err(why) = check_mating_line(&position, &report.line) {
+                panic!("{position}: {:?}: {why}", report.line);
             }
-            assert!(p.legal_moves().is_empty(), "{position}: {:?}", report.line);
         }
     }
     for line in lines.take(16) {

@@ -12,6 +12,7 @@ use std::sync::mpsc::{channel, Receiver};
 use std::time::Duration;
 
 use libfuzzer_sys::fuzz_target;
+use prune_shogi::mate::check_mating_line;
 use prune_shogi::usi::UsiSession;
 use prune_shogi::Position;
 
@@ -93,16 +94,20 @@ fn check_line(line: &str, position: &Position) {
         }
         ["checkmate", "nomate"] | ["checkmate", "timeout"] => {}
         ["checkmate", ref line @ ..] => {
-            assert!(line.len() % 2 == 1, "{line:?}");
+            // Each move read in the position it is played from, then the line checked whole.
             let mut p = position.clone();
-            for (i, text) in line.iter().enumerate() {
+            let mut moves = Vec::new();
+            for text in line {
                 let mv = p
                     .parse_move(text)
                     .unwrap_or_else(|e| panic!("{line:?} in {position}: {e}"));
+                assert!(p.legal_moves().contains(&mv), "{line:?} in {position}");
                 p = p.play(mv);
-                assert!(i % 2 == 1 || p.in_check(), "{line:?} in {position}");
+                moves.push(mv);
             }
-            assert!(p.legal_moves().is_empty(), "{line:?} in {position}");
+            if let Err(why) = check_mating_line(position, &moves) {
+                panic!("{line:?} in {position}: {why}");
+            }
         }
         _ => panic!("malformed line for the GUI: {line:?}"),
     }
