@@ -228,7 +228,7 @@ impl<M> ProofTree<M> {
 
 impl<M: std::fmt::Display> ProofTree<M> {
     /// The tree as text, a move per line indented two spaces a ply, at most `max_plies` deep
-    /// (a cut subtree ends in `...` with its size); `name` names a move.
+    /// (a cut subtree ends in `...` with its size).
     pub fn render(&self, max_plies: usize) -> String {
         let mut out = String::new();
         self.render_into(&mut out, 0, max_plies);
