@@ -67,26 +67,26 @@ impl PySearchConfig {
             return Err(err(format!("threads must be 1 to 1024, got {threads}")));
         }
         let mut given = Vec::new();
+        // The options of the alpha-beta family, and of MCTS.
+        let alpha_beta = preset.is_some()
+            || iterative
+            || aspiration.is_some()
+            || tt_mb.is_some()
+            || static_ordering
+            || killers.is_some()
+            || killer_index.is_some()
+            || staged_killers
+            || history
+            || refutation
+            || shallow_order.is_some()
+            || shallow_depth.is_some();
+        let mcts = playouts.is_some()
+            || exploration.is_some()
+            || playout_cutoff.is_some()
+            || transpositions
+            || seed.is_some();
         if let Some(proof) = algorithm.and_then(ProofAlgorithm::named) {
-            let others = preset.is_some()
-                || iterative
-                || aspiration.is_some()
-                || tt_mb.is_some()
-                || static_ordering
-                || killers.is_some()
-                || killer_index.is_some()
-                || staged_killers
-                || history
-                || refutation
-                || shallow_order.is_some()
-                || shallow_depth.is_some()
-                || threads != 1
-                || playouts.is_some()
-                || exploration.is_some()
-                || playout_cutoff.is_some()
-                || transpositions
-                || seed.is_some();
-            if others {
+            if alpha_beta || mcts || threads != 1 {
                 return Err(err(format!(
                     "algorithm {proof} (proof-number search) takes no other option: its limit \
                      is search(..., nodes=N)"
@@ -99,18 +99,6 @@ impl PySearchConfig {
             });
         }
         if algorithm.is_some_and(|a| a.trim().eq_ignore_ascii_case("mcts")) {
-            let alpha_beta = preset.is_some()
-                || iterative
-                || aspiration.is_some()
-                || tt_mb.is_some()
-                || static_ordering
-                || killers.is_some()
-                || killer_index.is_some()
-                || staged_killers
-                || history
-                || refutation
-                || shallow_order.is_some()
-                || shallow_depth.is_some();
             if alpha_beta {
                 return Err(err(
                     "algorithm mcts takes playouts, exploration, playout_cutoff, transpositions \
@@ -136,12 +124,7 @@ impl PySearchConfig {
                 text: format!("SearchConfig(algorithm='mcts', playouts={playouts:?})"),
             });
         }
-        if playouts.is_some()
-            || exploration.is_some()
-            || playout_cutoff.is_some()
-            || transpositions
-            || seed.is_some()
-        {
+        if mcts {
             return Err(err(
                 "playouts, exploration, playout_cutoff, transpositions and seed are options of \
                  algorithm mcts",

@@ -15,7 +15,7 @@ use prune_games::TicTacToe as Ttt;
 use prune_othello::{Position, StaticOrdering};
 use prune_registry::{GameError, GameVisitor, NativeLimits, RegisteredGame, Setup};
 use prune_search::mcts::{Mcts, MctsLimits};
-use prune_search::proof::{Goal, Wdl};
+use prune_search::proof::Wdl;
 
 /// Nodes a proof may visit (df-pn) or keep (PN) when `nodes` does not say (as on the command
 /// line).
@@ -144,18 +144,13 @@ pub(crate) fn run_search<G: Game, E: Evaluator<G>>(
             let max_nodes = limits.nodes.unwrap_or(DEFAULT_PROOF_NODES);
             let start = Instant::now();
             let (r, proofs) = algorithm.solve(game, eval, max_nodes);
-            let result = match r.wdl {
-                Some(Wdl::Win) => "win",
-                Some(Wdl::Draw) => "draw",
-                Some(Wdl::Loss) => "loss",
-                None => "unknown",
-            };
+            let result = r.wdl.map_or("unknown", Wdl::name);
             let proofs: Vec<Value> = proofs
                 .iter()
                 .map(|(goal, p)| {
                     serde_json::json!({
-                        "goal": match goal { Goal::Win => "win", Goal::AtLeastDraw => "at least a draw" },
-                        "verdict": format!("{:?}", p.verdict).to_lowercase(),
+                        "goal": goal.name(),
+                        "verdict": p.verdict.name(),
                         "expanded": p.expanded,
                         "nodes": p.nodes,
                         "stored": p.stored,

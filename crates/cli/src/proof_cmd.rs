@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
 use prune_registry::{GameChoice, RegisteredGame};
-use prune_search::proof::{Goal, ProofAlgorithm, ProofTree, Verdict, Wdl};
+use prune_search::proof::{ProofAlgorithm, ProofTree, Verdict, Wdl};
 use prune_search::Evaluator;
 use serde_json::json;
 
@@ -57,29 +57,27 @@ impl GameVisitor for ProofCommand<'_> {
         let (kind, nodes) = (self.kind, self.nodes);
         let (r, stats) = kind.solve(&game, &eval, nodes);
         let time = start.elapsed();
-        let result = match r.wdl {
-            Some(Wdl::Win) => "win",
-            Some(Wdl::Draw) => "draw",
-            Some(Wdl::Loss) => "loss",
-            None => "unknown (the node limit came first: raise --nodes)",
-        };
+        let result = r.wdl.map_or(
+            "unknown (the node limit came first: raise --nodes)",
+            Wdl::name,
+        );
         let best = r.best_move.map(|m| game.move_name(m));
         // The proof that settled the result: the last one run.
         let tree = self.args.proof_tree.map(|plies| {
-            let settled = stats.last().map(|(_, p)| p);
-            match settled.and_then(|p| p.tree.as_ref()) {
-                Some(tree) => {
+            match stats
+                .last()
+                .and_then(|(goal, p)| Some((goal, p, p.tree.as_ref()?)))
+            {
+                Some((goal, p, tree)) => {
                     let named = name_tree(&game, tree);
-                    let what = match settled.map(|p| p.verdict) {
-                        Some(Verdict::Proved) => "proof",
-                        _ => "disproof",
+                    let what = if p.verdict == Verdict::Proved {
+                        "proof"
+                    } else {
+                        "disproof"
                     };
                     format!(
                         "{what} tree of '{}' ({} positions, {} plies deep; {plies} shown):\n{}",
-                        match stats.last().map(|(g, _)| *g) {
-                            Some(Goal::Win) => "win",
-                            _ => "at least a draw",
-                        },
+                        goal.name(),
                         named.len(),
                         named.depth(),
                         named.render(plies)
@@ -97,8 +95,8 @@ impl GameVisitor for ProofCommand<'_> {
                 .iter()
                 .map(|(goal, p)| {
                     json!({
-                        "goal": match goal { Goal::Win => "win", Goal::AtLeastDraw => "at least a draw" },
-                        "verdict": format!("{:?}", p.verdict).to_lowercase(),
+                        "goal": goal.name(),
+                        "verdict": p.verdict.name(),
                         "pn": p.pn,
                         "dn": p.dn,
                         "expanded": p.expanded,
@@ -111,7 +109,7 @@ impl GameVisitor for ProofCommand<'_> {
             let v = json!({
                 "game": self.args.game,
                 "algorithm": kind.name(),
-                "result": r.wdl.map(|w| format!("{w:?}").to_lowercase()),
+                "result": r.wdl.map(Wdl::name),
                 "best_move": best,
                 "nodes": r.nodes,
                 "node_limit": nodes,
@@ -146,11 +144,8 @@ impl GameVisitor for ProofCommand<'_> {
                 }
             };
             table.add_row(vec![
-                match goal {
-                    Goal::Win => "win".to_string(),
-                    Goal::AtLeastDraw => "at least a draw".to_string(),
-                },
-                format!("{:?}", p.verdict).to_lowercase(),
+                goal.name().to_string(),
+                p.verdict.name().to_string(),
                 number(p.pn),
                 number(p.dn),
                 p.expanded.to_string(),

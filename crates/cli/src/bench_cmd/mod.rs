@@ -375,6 +375,17 @@ enum Signature {
     NotComparable,
 }
 
+/// The bench's progress bar of `len` steps, on stderr.
+fn progress_bar(len: usize) -> ProgressBar {
+    let bar = ProgressBar::new(len as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
 /// Runs `prune bench`.
 pub fn run(args: &BenchArgs) -> Result<(), CliError> {
     if args.scaling {
@@ -398,12 +409,7 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
         .map_err(|e| CliError::Failure(format!("the embedded bench file: {e}")))?;
     let items: Vec<&Item> = all.iter().filter(|i| args.part.includes(i.kind)).collect();
 
-    let bar = ProgressBar::new(items.len() as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar.enable_steady_tick(Duration::from_millis(200));
+    let bar = progress_bar(items.len());
     let mut searchers = Searchers {
         parallel,
         solver: None,

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use prune_othello::endgame::EndgameSolver;
 use prune_othello::{builtin_suite, SuitePosition};
 use prune_search::{Parallel, ParallelKind};
@@ -164,12 +164,7 @@ pub fn run(args: &ScalingArgs) -> Result<(), CliError> {
         Vec::new()
     };
     let counts = thread_counts(args.max_threads);
-    let bar = ProgressBar::new((set.len() * counts.len() + deep.len()) as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar.enable_steady_tick(Duration::from_millis(200));
+    let bar = super::progress_bar(set.len() * counts.len() + deep.len());
     let mut runs = Vec::with_capacity(counts.len());
     for &threads in &counts {
         runs.push(run_at(threads, args.tt_mib, &set, &bar)?);

@@ -126,6 +126,14 @@ pub enum Goal {
 }
 
 impl Goal {
+    /// Its name in reports: `win` or `at least a draw`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Goal::Win => "win",
+            Goal::AtLeastDraw => "at least a draw",
+        }
+    }
+
     /// Whether a finished game's `score` for the attacker meets the goal.
     fn met_by(self, attacker_score: Score) -> bool {
         match self {
@@ -144,6 +152,17 @@ pub enum Verdict {
     Disproved,
     /// The limits stopped the search first.
     Unknown,
+}
+
+impl Verdict {
+    /// Its name in reports: `proved`, `disproved` or `unknown`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Proved => "proved",
+            Verdict::Disproved => "disproved",
+            Verdict::Unknown => "unknown",
+        }
+    }
 }
 
 /// The result of a proof-number search.
@@ -269,6 +288,15 @@ pub enum Wdl {
 }
 
 impl Wdl {
+    /// Its name in reports: `win`, `draw` or `loss`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Wdl::Win => "win",
+            Wdl::Draw => "draw",
+            Wdl::Loss => "loss",
+        }
+    }
+
     /// The result a finished game's score gives its side to move.
     pub fn of(score: Score) -> Wdl {
         match score.cmp(&Score::DRAW) {

@@ -235,21 +235,25 @@ impl Position {
         bitboard::towards(king, checker) & !checkers != 0
     }
 
-    /// The pieces of the side to move pinned to its king on `king`.
+    /// The sliders of `by` on an empty board's lines to `king` (the other side's king): those
+    /// that attack it, or would with the pieces between gone. A lance points towards the
+    /// king's side, so from the king it lies in the king's side's forward direction.
     #[inline]
-    fn pinned(&self, king: Square, occupied: Bitboard) -> Pinned {
-        let us = self.side;
-        let them = us.flip();
-        let ours = self.colors[us.index()];
-        let theirs = self.colors[them.index()];
+    fn snipers(&self, by: Color, king: Square) -> Bitboard {
+        let theirs = self.colors[by.index()];
         let kinds = &self.kinds;
         let rooks = (kinds[Kind::Rook as usize] | kinds[Kind::Dragon as usize]) & theirs;
         let bishops = (kinds[Kind::Bishop as usize] | kinds[Kind::Horse as usize]) & theirs;
-        let lances = self.pieces(them, Kind::Lance);
-        // Their lances point the other way: from our king they lie in our forward direction.
-        let snipers = rooks & bitboard::rook_lines(king)
+        rooks & bitboard::rook_lines(king)
             | bishops & bitboard::bishop_lines(king)
-            | lances & bitboard::lance_attacks(us, king, 0);
+            | self.pieces(by, Kind::Lance) & bitboard::lance_attacks(by.flip(), king, 0)
+    }
+
+    /// The pieces of the side to move pinned to its king on `king`.
+    #[inline]
+    fn pinned(&self, king: Square, occupied: Bitboard) -> Pinned {
+        let ours = self.colors[self.side.index()];
+        let snipers = self.snipers(self.side.flip(), king);
         let mut pinned = Pinned {
             all: 0,
             lines: [(Square(0), 0); 8],
@@ -532,18 +536,9 @@ struct CheckTargets<'a> {
 /// The pieces of the side to move that stand alone between one of its sliders and the
 /// opponent's king on `king`.
 fn discoverers(position: &Position, king: Square, occupied: Bitboard) -> Bitboard {
-    let us = position.side;
-    let ours = position.colors[us.index()];
-    let kinds = &position.kinds;
-    let rooks = (kinds[Kind::Rook as usize] | kinds[Kind::Dragon as usize]) & ours;
-    let bishops = (kinds[Kind::Bishop as usize] | kinds[Kind::Horse as usize]) & ours;
-    let lances = position.pieces(us, Kind::Lance);
-    // Our lances point towards their king: from it they lie in its side's forward direction.
-    let snipers = rooks & bitboard::rook_lines(king)
-        | bishops & bitboard::bishop_lines(king)
-        | lances & bitboard::lance_attacks(us.flip(), king, 0);
+    let ours = position.colors[position.side.index()];
     let mut found = 0;
-    for sniper in squares(snipers) {
+    for sniper in squares(position.snipers(position.side, king)) {
         let blockers = bitboard::towards(king, sniper) & occupied & !bit(sniper);
         if blockers & ours != 0 && blockers & (blockers - 1) == 0 {
             found |= blockers;

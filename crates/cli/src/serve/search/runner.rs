@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use prune_othello::midgame::Selectivity;
 use prune_registry::{GameVisitor, NativeEngine, NativeLimits, NativeReport, RegisteredGame};
 use prune_search::mcts::{Mcts, MctsLimits};
-use prune_search::proof::{Goal, Wdl};
+use prune_search::proof::Wdl;
 use prune_search::{ConfigError, Engine, Evaluator, Iteration, Score, SearchLimits};
 use serde_json::{json, Value};
 
@@ -204,19 +204,16 @@ fn search_once<G: RegisteredGame, E: Evaluator<G>>(
             let start = Instant::now();
             let (r, proofs) = algorithm.solve(game, eval, *max_nodes);
             let secs = start.elapsed().as_secs_f64();
-            let result = match r.wdl {
-                Some(Wdl::Win) => "win",
-                Some(Wdl::Draw) => "draw",
-                Some(Wdl::Loss) => "loss",
-                None => "unknown (the node limit came first)",
-            };
+            let result = r
+                .wdl
+                .map_or("unknown (the node limit came first)", Wdl::name);
             let best = r.best_move.map(|m| game.move_name(m));
             let proofs: Vec<Value> = proofs
                 .iter()
                 .map(|(goal, p)| {
                     json!({
-                        "goal": match goal { Goal::Win => "win", Goal::AtLeastDraw => "at least a draw" },
-                        "verdict": format!("{:?}", p.verdict).to_lowercase(),
+                        "goal": goal.name(),
+                        "verdict": p.verdict.name(),
                         "nodes": p.nodes,
                         "stored": p.stored,
                         "proof_size": p.proof_size,
