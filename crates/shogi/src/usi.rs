@@ -283,6 +283,10 @@ impl UsiSession {
                     self.options.continuation
                 ));
                 self.send(format!(
+                    "option name RootMateNodes type spin default {} min 0 max 100000000",
+                    self.options.root_mate_nodes
+                ));
+                self.send(format!(
                     "option name CheckExtension type check default {}",
                     self.options.check_extension
                 ));
@@ -391,6 +395,7 @@ impl UsiSession {
             },
             "QuiescenceChecks" => flag().map(|on| options.quiet_checks = on),
             "MateInOne" => flag().map(|on| options.mate_in_one = on),
+            "RootMateNodes" => number(100_000_000).map(|n| options.root_mate_nodes = n as u64),
             "CheckExtension" => flag().map(|on| options.check_extension = on),
             "ContinuationHistory" => flag().map(|on| options.continuation = on),
             "NetworkDelay" => number(10_000).map(|n| self.margin = Duration::from_millis(n as u64)),

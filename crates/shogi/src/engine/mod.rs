@@ -23,6 +23,7 @@ use prune_search::{TableAllocError, TranspositionTable};
 
 mod options;
 mod worker;
+use crate::mate::{solve_mate, MateConfig, MateOutcome};
 use crate::position::{Move, Position};
 pub use options::{EngineOptions, EvalKind, Selective};
 use worker::{Heuristics, Shared, Worker};
@@ -253,6 +254,23 @@ impl Engine {
         if moves.is_empty() {
             return result;
         }
+        let mut limits = limits;
+        if self.options.root_mate_nodes > 0 && !root.in_check() {
+            let (found, nodes) = self.root_mate(root, &limits, started);
+            if let Some(mut found) = found {
+                found.elapsed = started.elapsed();
+                report(&Iteration {
+                    depth: found.depth,
+                    score: found.score,
+                    nodes: found.nodes,
+                    elapsed: found.elapsed,
+                    pv: found.pv.clone(),
+                });
+                return found;
+            }
+            // The mate search's nodes count against a node limit.
+            limits.nodes = limits.nodes.map(|n| n.saturating_sub(nodes).max(1));
+        }
         let mut path = history.to_vec();
         path.push((root.key(), root.in_check()));
         let shared = Shared {
@@ -296,7 +314,50 @@ impl Engine {
         result.elapsed = started.elapsed();
         result
     }
+
+    /// The mate solver from `root` within [`EngineOptions::root_mate_nodes`] and an eighth of
+    /// the search's time: the mate as a result, if it found one, and the nodes it took.
+    fn root_mate(
+        &self,
+        root: &Position,
+        limits: &Limits,
+        started: Instant,
+    ) -> (Option<SearchResult>, u64) {
+        let time = limits
+            .hard_time
+            .or(limits.soft_time)
+            .map(|t| t.saturating_sub(started.elapsed()) / 8);
+        let config = MateConfig {
+            max_nodes: self
+                .options
+                .root_mate_nodes
+                .min(limits.nodes.unwrap_or(u64::MAX)),
+            time,
+            max_plies: ROOT_MATE_PLIES,
+            max_entries: 1 << 20,
+            shortest: false,
+        };
+        let Ok(report) = solve_mate(root, &config, Some(&self.stop)) else {
+            return (None, 0);
+        };
+        let found = match (report.outcome, report.line.first()) {
+            (MateOutcome::Mate, Some(&first)) => Some(SearchResult {
+                best: Some(first),
+                score: MATE - report.plies as i32,
+                depth: report.plies as u32,
+                nodes: report.nodes,
+                elapsed: Duration::ZERO,
+                pv: report.line,
+                stages: StageCounts::default(),
+            }),
+            _ => None,
+        };
+        (found, report.nodes)
+    }
 }
+
+/// The longest mate the root's mate search looks for, in plies.
+const ROOT_MATE_PLIES: u16 = 63;
 
 #[cfg(test)]
 mod tests {
@@ -328,6 +389,32 @@ mod tests {
             assert_eq!(r.best.unwrap().to_string(), "G*5b", "{preset}");
             assert_eq!(r.score, MATE - 1, "{preset}");
         }
+    }
+
+    /// The root's mate search plays a forced mate the alpha-beta search has no nodes to see,
+    /// reports it as a mate score with the whole line, and counts its nodes against the limit.
+    #[test]
+    fn the_root_mate_search_plays_a_long_mate() {
+        // Shogi Zuko #2 (Ito Sokan, 1734; ../shared/data/tsume/zukou.tsv): a mate in 21.
+        let sfen = "9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1";
+        let p: Position = sfen.parse().unwrap();
+        let limits = Limits {
+            nodes: Some(200_000),
+            ..Limits::default()
+        };
+        let plain = Engine::new(EngineOptions::default()).search(&p, &[], limits, &mut |_| {});
+        assert!(plain.score < MATE_BOUND, "the alpha-beta search alone finds the mate");
+        let options = EngineOptions {
+            root_mate_nodes: 100_000,
+            ..EngineOptions::default()
+        };
+        let mut reported = Vec::new();
+        let r = Engine::new(options).search(&p, &[], limits, &mut |it| reported.push(it.score));
+        assert_eq!(r.score, MATE - 21);
+        assert_eq!(reported, [MATE - 21]);
+        assert_eq!(r.best, r.pv.first().copied());
+        crate::mate::check_mating_line(&p, &r.pv).unwrap();
+        assert!(r.nodes > 0 && r.nodes <= 100_000, "{}", r.nodes);
     }
 
     #[test]

@@ -39,6 +39,12 @@ pub struct EngineOptions {
     /// so returns the mate (as YaneuraOu does). Off in every preset: see docs/shogi.md for the
     /// matches (asked at every node, it halved the nodes per second and played worse).
     pub mate_in_one: bool,
+    /// Before the alpha-beta search, the mate solver ([`crate::mate`], df-pn over checks)
+    /// looks for a forced mate from the root with at most this many nodes and an eighth of
+    /// the time the search may take; a mate found is played at once (0: no such search).
+    /// Mates by a long series of checks are where a df-pn beats an alpha-beta search of the
+    /// same time.
+    pub root_mate_nodes: u64,
     /// The aspiration window's half-width in centipawns from depth 4 (0: full windows).
     pub aspiration: i32,
     /// The static evaluation.
@@ -213,6 +219,7 @@ impl EngineOptions {
             quiet_checks: false,
             check_extension: false,
             mate_in_one: false,
+            root_mate_nodes: 0,
             aspiration: 60,
             eval: EvalKind::HandMade,
             selective: Selective::FULL,
@@ -242,6 +249,7 @@ impl EngineOptions {
                 quiet_checks: false,
                 check_extension: false,
                 mate_in_one: false,
+                root_mate_nodes: 0,
                 aspiration: 0,
                 eval: EvalKind::HandMade,
                 selective: Selective::default(),

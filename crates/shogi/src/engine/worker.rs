@@ -17,6 +17,7 @@ use crate::eval::value;
 use crate::position::{Move, Position, Square};
 use crate::record::{repetition, Repetition};
 
+mod eval_cache;
 mod ordering;
 
 pub(super) use ordering::Heuristics;
@@ -345,7 +346,7 @@ impl<'a> Worker<'a> {
                 if moves.is_empty() {
                     -(MATE - ply as i32)
                 } else {
-                    self.shared.options.eval.value(p)
+                    self.heur.evals.value(self.shared.options.eval, p)
                 }
             };
         }
@@ -387,7 +388,7 @@ impl<'a> Worker<'a> {
         }
         let sel = self.shared.options.selective;
         let eval = if !in_check && sel.any() {
-            self.shared.options.eval.value(p)
+            self.heur.evals.value(self.shared.options.eval, p)
         } else {
             NO_EVAL
         };
@@ -635,7 +636,7 @@ impl<'a> Worker<'a> {
         let in_check = p.in_check();
         let mut best = -INFINITE;
         if !in_check {
-            best = self.shared.options.eval.value(p);
+            best = self.heur.evals.value(self.shared.options.eval, p);
             if best >= beta || q >= QUIESCENCE_PLIES {
                 return best;
             }

@@ -5,6 +5,7 @@
 //! cutoff hands out ([`Worker::reward_quiet`]).
 
 use super::super::{Stage, MAX_PLY};
+use super::eval_cache::EvalCache;
 use super::Worker;
 use crate::eval::value;
 use crate::position::{Move, Position, Square};
@@ -19,6 +20,8 @@ pub(in crate::engine) struct Heuristics {
     /// square: [`CONT`] indices) and this move (the same), the cutoffs this move made after
     /// that one.
     continuation: Vec<i32>,
+    /// Static evaluations already computed (kept from one search to the next).
+    pub(in crate::engine) evals: EvalCache,
 }
 
 /// Moves as the continuation history tells them apart: the piece's kind after the move (a
@@ -31,6 +34,7 @@ impl Default for Heuristics {
             killers: vec![Vec::new(); MAX_PLY],
             history: vec![0; 2 * 28 * 81],
             continuation: vec![0; CONT * CONT],
+            evals: EvalCache::default(),
         }
     }
 }
