@@ -12,7 +12,8 @@
 //! material and king safety; material), `Killers` (0-8), the selective search's switches
 //! (`NullMove`, `LMR`, `Futility`, `Razoring`, `IIR`, `LateMovePruning`, `SeePruning`,
 //! `Singular`: true or false), `QuiescenceChecks`, `MateInOne`, `ContinuationHistory` and
-//! `CheckExtension` (true or false), `NetworkDelay` (milliseconds kept back from every allotment
+//! `CheckExtension` (true or false), `RootMateNodes` (the root's mate search, nodes; 0: none),
+//! `NetworkDelay` (milliseconds kept back from every allotment
 //! for the GUI and the pipe, 60 by default), `Threads` (1 to 256: Lazy SMP, the threads share
 //! the table).
 
@@ -669,6 +670,20 @@ mod tests {
             lines.iter().any(|l| l.contains("score mate 1")),
             "{lines:?}"
         );
+        // The root's mate search, asked for by its option, answers a long mate with its score.
+        s.handle("setoption name RootMateNodes value 100000");
+        s.handle("position sfen 9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1");
+        s.handle("go byoyomi 1000");
+        let lines = until(&rx, "bestmove");
+        assert!(
+            lines.iter().any(|l| l.contains("score mate 21")),
+            "{lines:?}"
+        );
+        assert_eq!(lines.last().unwrap(), "bestmove 2h2g");
+        s.handle("setoption name RootMateNodes value lots");
+        let error = until(&rx, "info string");
+        assert!(error[0].contains("RootMateNodes"), "{error:?}");
+        s.handle("setoption name RootMateNodes value 0");
         // The mated side resigns.
         s.handle("position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1 moves G*5b");
         s.handle("go byoyomi 100");
