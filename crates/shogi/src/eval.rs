@@ -7,8 +7,8 @@
 
 use prune_search::{Evaluator, Score};
 
-use crate::bitboard::{attacks, squares, step_attacks};
-use crate::position::{Color, Kind, Move, Piece, Position, Square};
+use crate::bitboard::{attacks, squares, Bitboard};
+use crate::position::{Color, Kind, Move, Position, Square};
 
 /// The value of a piece of `kind` on the board, in hundredths of a pawn.
 pub fn value(kind: Kind) -> i32 {
@@ -90,41 +90,11 @@ const DISTANCE: [[u8; 81]; 81] = {
     table
 };
 
-/// The Chebyshev distance between two squares (king steps).
-#[inline]
-fn distance(a: Square, b: Square) -> u8 {
-    DISTANCE[a.0 as usize][b.0 as usize]
-}
-
 /// How far `square` is from `color`'s own back rank (0 on it, 8 on the far one).
 fn advance(color: Color, square: Square) -> u8 {
     match color {
         Color::Black => 8 - square.rank(),
         Color::White => square.rank(),
-    }
-}
-
-fn is_defender(kind: Kind) -> bool {
-    matches!(
-        kind,
-        Kind::Gold
-            | Kind::Silver
-            | Kind::ProPawn
-            | Kind::ProLance
-            | Kind::ProKnight
-            | Kind::ProSilver
-    )
-}
-
-/// The bonus of a piece of `kind` standing within two king steps of the enemy king.
-fn attack_bonus(kind: Kind) -> i32 {
-    match kind {
-        Kind::Dragon | Kind::Horse => 45,
-        Kind::Gold | Kind::Silver | Kind::ProPawn | Kind::ProLance | Kind::ProKnight => 25,
-        Kind::ProSilver => 25,
-        Kind::Rook | Kind::Bishop => 15,
-        Kind::Pawn | Kind::Lance | Kind::Knight => 10,
-        Kind::King => 0,
     }
 }
 
@@ -143,6 +113,54 @@ fn is_slider(kind: Kind) -> bool {
     )
 }
 
+/// `RINGS[d][s]`: the squares exactly `d` king steps from `s` (`d` from 0 to 3).
+static RINGS: [[Bitboard; 81]; 4] = {
+    let mut rings = [[0; 81]; 4];
+    let mut a = 0;
+    while a < 81 {
+        let mut b = 0;
+        while b < 81 {
+            let d = DISTANCE[a][b] as usize;
+            if d <= 3 {
+                rings[d][a] |= 1 << b;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    rings
+};
+
+/// The kinds that guard their king (gold and the pieces that move as gold, and silver).
+const DEFENDERS: [Kind; 6] = [
+    Kind::Gold,
+    Kind::Silver,
+    Kind::ProPawn,
+    Kind::ProLance,
+    Kind::ProKnight,
+    Kind::ProSilver,
+];
+
+/// The kinds whose mobility counts.
+const SLIDERS: [Kind; 5] = [
+    Kind::Rook,
+    Kind::Bishop,
+    Kind::Dragon,
+    Kind::Horse,
+    Kind::Lance,
+];
+
+/// The squares of the pieces of any of `kinds`, both sides'.
+fn kinds_squares(p: &Position, kinds: &[Kind]) -> Bitboard {
+    kinds.iter().fold(0, |b, &k| b | p.kind_squares(k))
+}
+
+/// The number of squares in `b`.
+#[inline]
+fn count(b: Bitboard) -> i32 {
+    b.count_ones() as i32
+}
+
 impl HandMadeEval {
     /// The value of `p` for `color` (positive: good for `color`), material included.
     ///
@@ -153,13 +171,155 @@ impl HandMadeEval {
     /// their weights each helped there; counting the defender's own attacks on those squares
     /// against the attacker, and pieces in hand worth less or more than 1.1 times a piece on
     /// the board, did not.
+    ///
+    /// Computed by sets of squares: the pieces of a kind near a king are counted at once, and
+    /// only the long-range pieces and the pieces near the enemy king have their attacks
+    /// worked out.
     pub fn value_for(&self, p: &Position, color: Color) -> i32 {
+        let kings = [p.king(Color::Black), p.king(Color::White)];
+        let occupied = p.occupied();
+        let defender_kinds = kinds_squares(p, &DEFENDERS);
+        let slider_kinds = kinds_squares(p, &SLIDERS);
+        let by_bonus = [
+            (kinds_squares(p, &[Kind::Dragon, Kind::Horse]), 45),
+            (defender_kinds, 25),
+            (kinds_squares(p, &[Kind::Rook, Kind::Bishop]), 15),
+            (
+                kinds_squares(p, &[Kind::Pawn, Kind::Lance, Kind::Knight]),
+                10,
+            ),
+        ];
+        // The squares next to each king (the step set of a king is the same for both colours).
+        let zones = kings.map(|k| k.map_or(0, |k| RINGS[1][k.0 as usize]));
+        let mut sides = [0i32; 2];
+        let mut defenders = [0i32; 2];
+        let mut units = [0i32; 2];
+        let mut mobility = [0i32; 2];
+        for owner in [Color::Black, Color::White] {
+            let o = owner as usize;
+            let mine = p.pieces_of(owner);
+            let mut v = 0;
+            for &kind in &Kind::ALL {
+                v += value(kind) * count(mine & p.kind_squares(kind));
+            }
+            if let Some(k) = kings[o] {
+                let near = count(mine & defender_kinds & RINGS[1][k.0 as usize]);
+                let close = count(mine & defender_kinds & RINGS[2][k.0 as usize]);
+                v += 40 * near + 20 * close;
+                defenders[o] = 2 * near + close;
+                v += match advance(owner, k) {
+                    0 => 20,
+                    1 => 10,
+                    2 => 0,
+                    r => -25 * i32::from(r - 2),
+                };
+            }
+            let mut reaching = mine & slider_kinds;
+            if let Some(k) = kings[owner.flip() as usize] {
+                let k = k.0 as usize;
+                let within_two = RINGS[1][k] | RINGS[2][k];
+                for (kinds, bonus) in by_bonus {
+                    v += bonus * count(mine & kinds & within_two);
+                }
+                // A piece that only steps reaches two squares away at most (a knight): from
+                // further than three from the enemy king it attacks nothing next to it.
+                reaching |= mine & !p.kind_squares(Kind::King) & (within_two | RINGS[3][k]);
+            }
+            let zone = zones[owner.flip() as usize];
+            for s in squares(reaching) {
+                let kind = p.piece(s).expect("a piece on its square").kind;
+                let reach = attacks(owner, kind, s, occupied);
+                units[o] += 2 * count(reach & zone);
+                if is_slider(kind) {
+                    mobility[o] += count(reach & !mine);
+                }
+            }
+            sides[o] = v;
+        }
+        let mut total = sides[color as usize] - sides[color.flip() as usize];
+        for owner in [Color::Black, Color::White] {
+            let sign = if owner == color { 1 } else { -1 };
+            let mut in_hand = 0;
+            for &kind in &Kind::HAND {
+                let n = i32::from(p.in_hand(owner, kind));
+                total += sign * n * value(kind) * 11 / 10;
+                if kind != Kind::Pawn {
+                    in_hand += n;
+                }
+            }
+            // Pieces in hand are worth more against a king with few defenders.
+            let exposed = (4 - defenders[owner.flip() as usize]).max(0);
+            total += sign * 6 * in_hand * exposed;
+            let u = units[owner as usize] + in_hand;
+            total += sign
+                * (DANGER_UNIT * u + u * u / DANGER_SQUARE + MOBILITY * mobility[owner as usize]);
+        }
+        total
+    }
+
+    /// The value of `p` for its side to move.
+    pub fn value(&self, p: &Position) -> i32 {
+        self.value_for(p, p.side_to_move())
+    }
+}
+
+impl Evaluator<Position> for HandMadeEval {
+    fn evaluate(&self, p: &Position) -> Score {
+        Score::heuristic(self.value(p))
+    }
+
+    fn order_moves(&self, p: &Position, moves: &mut [Move]) {
+        MaterialEval.order_moves(p, moves);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Piece;
+
+    /// The Chebyshev distance between two squares (king steps).
+    #[inline]
+    fn distance(a: Square, b: Square) -> u8 {
+        DISTANCE[a.0 as usize][b.0 as usize]
+    }
+
+    fn is_defender(kind: Kind) -> bool {
+        matches!(
+            kind,
+            Kind::Gold
+                | Kind::Silver
+                | Kind::ProPawn
+                | Kind::ProLance
+                | Kind::ProKnight
+                | Kind::ProSilver
+        )
+    }
+
+    /// The bonus of a piece of `kind` standing within two king steps of the enemy king.
+    fn attack_bonus(kind: Kind) -> i32 {
+        match kind {
+            Kind::Dragon | Kind::Horse => 45,
+            Kind::Gold | Kind::Silver | Kind::ProPawn | Kind::ProLance | Kind::ProKnight => 25,
+            Kind::ProSilver => 25,
+            Kind::Rook | Kind::Bishop => 15,
+            Kind::Pawn | Kind::Lance | Kind::Knight => 10,
+            Kind::King => 0,
+        }
+    }
+
+    /// The evaluation as it was first written, piece by piece: the reference of the test.
+    fn reference_value_for(p: &Position, color: Color) -> i32 {
         let mut total = 0;
         let kings = [p.king(Color::Black), p.king(Color::White)];
         let mut defenders = [0i32; 2];
         let occupied = p.occupied();
         // The squares next to each king (the step set of a king is the same for both colours).
-        let zones = kings.map(|k| k.map_or(0, |k| step_attacks(Color::Black, Kind::King, k)));
+        let zones = kings.map(|k| {
+            k.map_or(0, |k| {
+                crate::bitboard::step_attacks(Color::Black, Kind::King, k)
+            })
+        });
         let own = [p.pieces_of(Color::Black), p.pieces_of(Color::White)];
         let mut units = [0i32; 2];
         let mut mobility = [0i32; 2];
@@ -234,26 +394,6 @@ impl HandMadeEval {
         total
     }
 
-    /// The value of `p` for its side to move.
-    pub fn value(&self, p: &Position) -> i32 {
-        self.value_for(p, p.side_to_move())
-    }
-}
-
-impl Evaluator<Position> for HandMadeEval {
-    fn evaluate(&self, p: &Position) -> Score {
-        Score::heuristic(self.value(p))
-    }
-
-    fn order_moves(&self, p: &Position, moves: &mut [Move]) {
-        MaterialEval.order_moves(p, moves);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
     /// The SFEN of `sfen`'s position turned half round with the colours swapped: the same
     /// position for the other side.
     fn mirrored(sfen: &str) -> String {
@@ -322,6 +462,34 @@ mod tests {
             );
             assert_eq!(MaterialEval.value(&p), MaterialEval.value(&q), "{sfen}");
         }
+    }
+
+    /// The evaluation by sets of squares gives exactly the piece-by-piece reference's values,
+    /// for both colours, along random games (promotions, captures and drops among them).
+    #[test]
+    fn the_evaluation_by_sets_equals_the_piece_by_piece_reference() {
+        use prune_search::rng::{Rng, SplitMix64};
+        let mut rng = SplitMix64::new(17);
+        let mut checked = 0;
+        for _ in 0..60 {
+            let mut p: Position = crate::START_SFEN.parse().unwrap();
+            for _ in 0..160 {
+                for color in [Color::Black, Color::White] {
+                    assert_eq!(
+                        HandMadeEval.value_for(&p, color),
+                        reference_value_for(&p, color),
+                        "{p}"
+                    );
+                    checked += 1;
+                }
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                p = p.play(moves[rng.below(moves.len() as u64) as usize]);
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 
     #[test]

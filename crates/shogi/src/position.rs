@@ -341,6 +341,12 @@ impl Position {
         self.colors[color.index()] & self.kinds[kind as usize]
     }
 
+    /// The squares of the pieces of `kind`, both sides'.
+    #[inline]
+    pub(crate) fn kind_squares(&self, kind: Kind) -> Bitboard {
+        self.kinds[kind as usize]
+    }
+
     /// The squares of `color`'s pieces.
     #[inline]
     pub(crate) fn pieces_of(&self, color: Color) -> Bitboard {

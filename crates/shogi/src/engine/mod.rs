@@ -25,7 +25,7 @@ mod options;
 mod worker;
 use crate::mate::{solve_mate, MateConfig, MateOutcome};
 use crate::position::{Move, Position};
-pub use options::{EngineOptions, EvalKind, Selective};
+pub use options::{EngineOptions, EvalKind, Selective, ROOT_MATE_NODES};
 use worker::{Heuristics, Shared, Worker};
 
 /// The score of mate: mate in `n` plies scores `MATE - n` (its loss `-(MATE - n)`).
@@ -402,12 +402,17 @@ mod tests {
             nodes: Some(200_000),
             ..Limits::default()
         };
-        let plain = Engine::new(EngineOptions::default()).search(&p, &[], limits, &mut |_| {});
-        assert!(plain.score < MATE_BOUND, "the alpha-beta search alone finds the mate");
-        let options = EngineOptions {
-            root_mate_nodes: 100_000,
+        let without = EngineOptions {
+            root_mate_nodes: 0,
             ..EngineOptions::default()
         };
+        let plain = Engine::new(without).search(&p, &[], limits, &mut |_| {});
+        assert!(
+            plain.score < MATE_BOUND,
+            "the alpha-beta search alone finds the mate"
+        );
+        let options = EngineOptions::default();
+        assert_eq!(options.root_mate_nodes, ROOT_MATE_NODES);
         let mut reported = Vec::new();
         let r = Engine::new(options).search(&p, &[], limits, &mut |it| reported.push(it.score));
         assert_eq!(r.score, MATE - 21);

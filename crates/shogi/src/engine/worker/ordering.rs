@@ -40,11 +40,13 @@ impl Default for Heuristics {
 }
 
 impl Heuristics {
-    /// Before a search: no killers (they belonged to other plies of another root), history aged.
+    /// Before a search: no killers (they belonged to other plies of another root), history
+    /// aged (halved: the last move's search, two plies earlier in the same game, still knows
+    /// much about this one's quiet moves).
     pub(in crate::engine) fn new_search(&mut self) {
         self.killers.iter_mut().for_each(Vec::clear);
         for h in &mut self.history {
-            *h /= 8;
+            *h /= 2;
         }
         for h in &mut self.continuation {
             *h /= 8;
