@@ -32,7 +32,7 @@ pub mod usi;
 
 pub use eval::{value, HandMadeEval, MaterialEval};
 pub use notation::{ParseError, START_SFEN};
-pub use position::{Color, Kind, Move, Piece, Position, Square};
+pub use position::{CheckInfo, Color, Kind, Move, Piece, Position, Square};
 pub use record::{repetition, Ending, GameRecord, Repetition};
 
 /// The published perft counts from the start position, depth 0 to 6, as this project's shogi

@@ -4,6 +4,7 @@ use std::fmt;
 
 mod exchange;
 mod movegen;
+pub use movegen::CheckInfo;
 mod zobrist;
 
 pub(crate) use movegen::MoveList;

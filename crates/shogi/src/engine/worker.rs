@@ -459,11 +459,12 @@ impl<'a> Worker<'a> {
         // Move-count pruning: quiet moves after this many moves.
         let late_limit = ((3 + depth * depth) / if improving { 1 } else { 2 }).max(2) as usize;
         let prunes = !pv_node && !in_check && eval != NO_EVAL;
+        let checks = p.check_info();
         for i in 0..ordered.len() {
             pick(&mut ordered, i);
             let (mv, stage, order) = ordered[i];
             // Whether it checks, from the move alone: pruned moves are never played.
-            let check = p.gives_check(mv);
+            let check = checks.as_ref().is_some_and(|c| c.gives_check(mv));
             let quiet = stage == Stage::Quiet && !check;
             if quiet {
                 quiet_seen += 1;

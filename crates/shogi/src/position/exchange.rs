@@ -221,6 +221,9 @@ mod tests {
                 for &mv in &moves {
                     let expected = p.play(mv).in_check();
                     assert_eq!(p.gives_check(mv), expected, "{p:?} {mv}");
+                    let info = p.check_info();
+                    let fast = info.as_ref().is_some_and(|c| c.gives_check(mv));
+                    assert_eq!(fast, expected, "check_info: {p:?} {mv}");
                     checks += usize::from(expected);
                 }
                 p = p.play(moves[splitmix(&mut state) as usize % moves.len()]);

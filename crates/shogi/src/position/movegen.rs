@@ -517,6 +517,27 @@ impl Position {
     }
 }
 
+/// What tells, move by move, whether a legal move of the side to move checks: worked out once
+/// for a position ([`Position::check_info`]) and then a few bit tests a move, where
+/// [`Position::gives_check`] works out the king's lines for each move it is asked about.
+pub struct CheckInfo<'a>(CheckTargets<'a>);
+
+impl CheckInfo<'_> {
+    /// Whether legal `mv` checks the opponent's king (as [`Position::gives_check`]).
+    #[inline]
+    pub fn gives_check(&self, mv: Move) -> bool {
+        self.0.check(mv).is_some()
+    }
+}
+
+impl Position {
+    /// The [`CheckInfo`] of the side to move; `None` if the opponent has no king (no move
+    /// checks).
+    pub fn check_info(&self) -> Option<CheckInfo<'_>> {
+        CheckTargets::of(self).map(CheckInfo)
+    }
+}
+
 /// Where the side to move checks the opponent's king from: a move whose piece attacks the
 /// king from its target square (the squares each kind checks from are found once), or one
 /// that leaves a line from the king (a discovered check, decided by playing it).
