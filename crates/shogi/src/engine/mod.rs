@@ -4,7 +4,10 @@
 //! the selective search of chess and shogi engines ([`Selective`]: null move, late-move
 //! reductions and pruning, futility, razoring, static-exchange pruning, internal iterative
 //! reduction) and limits of depth, nodes and time. It evaluates with [`crate::HandMadeEval`] or
-//! [`crate::MaterialEval`] ([`EvalKind`]). No I/O: `prune usi` and the command line drive it.
+//! [`crate::MaterialEval`] ([`EvalKind`]), each thread keeping the values it computed by
+//! position key. Before the alpha-beta search, the mate solver ([`crate::mate`]) looks for a
+//! forced mate from the root ([`EngineOptions::root_mate_nodes`]). No I/O: `prune usi` and the
+//! command line drive it.
 //!
 //! The staged picker draws a node's moves in the order shogi engines (Apery, and Stockfish
 //! before it) use: the table's move, good captures (most valuable victim first, least valuable
