@@ -161,6 +161,37 @@ fn count(b: Bitboard) -> i32 {
     b.count_ones() as i32
 }
 
+/// The terms of the pieces in hand and of king danger for `color`, given each side's king
+/// defenders (two a piece next to the king, one two steps away), its attack units on the
+/// squares next to the enemy king and the mobility of its long-range pieces.
+fn in_hand_and_danger(
+    p: &Position,
+    color: Color,
+    defenders: [i32; 2],
+    units: [i32; 2],
+    mobility: [i32; 2],
+) -> i32 {
+    let mut total = 0;
+    for owner in [Color::Black, Color::White] {
+        let sign = if owner == color { 1 } else { -1 };
+        let mut in_hand = 0;
+        for &kind in &Kind::HAND {
+            let n = i32::from(p.in_hand(owner, kind));
+            total += sign * n * value(kind) * 11 / 10;
+            if kind != Kind::Pawn {
+                in_hand += n;
+            }
+        }
+        // Pieces in hand are worth more against a king with few defenders.
+        let exposed = (4 - defenders[owner.flip() as usize]).max(0);
+        total += sign * 6 * in_hand * exposed;
+        let u = units[owner as usize] + in_hand;
+        total +=
+            sign * (DANGER_UNIT * u + u * u / DANGER_SQUARE + MOBILITY * mobility[owner as usize]);
+    }
+    total
+}
+
 impl HandMadeEval {
     /// The value of `p` for `color` (positive: good for `color`), material included.
     ///
@@ -236,25 +267,8 @@ impl HandMadeEval {
             }
             sides[o] = v;
         }
-        let mut total = sides[color as usize] - sides[color.flip() as usize];
-        for owner in [Color::Black, Color::White] {
-            let sign = if owner == color { 1 } else { -1 };
-            let mut in_hand = 0;
-            for &kind in &Kind::HAND {
-                let n = i32::from(p.in_hand(owner, kind));
-                total += sign * n * value(kind) * 11 / 10;
-                if kind != Kind::Pawn {
-                    in_hand += n;
-                }
-            }
-            // Pieces in hand are worth more against a king with few defenders.
-            let exposed = (4 - defenders[owner.flip() as usize]).max(0);
-            total += sign * 6 * in_hand * exposed;
-            let u = units[owner as usize] + in_hand;
-            total += sign
-                * (DANGER_UNIT * u + u * u / DANGER_SQUARE + MOBILITY * mobility[owner as usize]);
-        }
-        total
+        let total = sides[color as usize] - sides[color.flip() as usize];
+        total + in_hand_and_danger(p, color, defenders, units, mobility)
     }
 
     /// The value of `p` for its side to move.
@@ -374,24 +388,7 @@ mod tests {
             }
             total += sign * v;
         }
-        for owner in [Color::Black, Color::White] {
-            let sign = if owner == color { 1 } else { -1 };
-            let mut in_hand = 0;
-            for &kind in &Kind::HAND {
-                let n = i32::from(p.in_hand(owner, kind));
-                total += sign * n * value(kind) * 11 / 10;
-                if kind != Kind::Pawn {
-                    in_hand += n;
-                }
-            }
-            // Pieces in hand are worth more against a king with few defenders.
-            let exposed = (4 - defenders[owner.flip() as usize]).max(0);
-            total += sign * 6 * in_hand * exposed;
-            let u = units[owner as usize] + in_hand;
-            total += sign
-                * (DANGER_UNIT * u + u * u / DANGER_SQUARE + MOBILITY * mobility[owner as usize]);
-        }
-        total
+        total + in_hand_and_danger(p, color, defenders, units, mobility)
     }
 
     /// The SFEN of `sfen`'s position turned half round with the colours swapped: the same
