@@ -219,7 +219,9 @@ impl<M: MoveBits> TranspositionTable<M> {
     /// that much memory.
     pub fn with_entries(len: usize) -> Result<Self, TableAllocError> {
         Ok(TranspositionTable {
-            slots: alloc_slice(len.max(1), |_, _| {})?,
+            slots: alloc_slice(len.max(1), |start, bytes| {
+                advise_huge_pages(start as usize, bytes)
+            })?,
             age: 0,
             moves: PhantomData,
         })
@@ -249,6 +251,28 @@ impl<M: MoveBits> TranspositionTable<M> {
 
     fn slot(&self, key: u64) -> &Slot {
         &self.slots[((u128::from(key) * self.slots.len() as u128) >> 64) as usize]
+    }
+
+    /// Asks the processor to bring the slot of `key` into its caches, without waiting: called
+    /// as soon as a child's key is known, the memory access overlaps the work before its
+    /// probe (a probe of a large table is a cache miss most of the time). Only on x86-64;
+    /// elsewhere it does nothing.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let slot: *const Slot = self.slot(key);
+            #[allow(unsafe_code)]
+            // SAFETY: SSE, which the intrinsic needs, is part of every x86-64 processor; a
+            // prefetch reads nothing into the program and cannot fault, and the address is
+            // that of a slot of this table anyway.
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(slot.cast());
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// The entry for the position with hash `key`, if the table holds one (and no concurrent

@@ -294,6 +294,14 @@ impl<'a> Worker<'a> {
         self.aborted
     }
 
+    /// Starts bringing the table's slot of `child` into the caches (see
+    /// [`TranspositionTable::prefetch`]): it is probed first thing in the child's node.
+    fn prefetch(&self, child: &Position) {
+        if let Some(table) = self.shared.table {
+            table.prefetch(child.key());
+        }
+    }
+
     /// Stores `score`, the result of a search of window `(alpha, beta)`: a lower bound when it
     /// reached beta, an upper bound when it did not pass alpha, else exact.
     fn store(
@@ -418,6 +426,7 @@ impl<'a> Worker<'a> {
             if sel.null_move && null_ok && depth >= 2 && eval >= beta && beta > -MATE_BOUND {
                 let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
                 let child = p.null_move();
+                self.prefetch(&child);
                 // Repetitions are not looked for across a null move.
                 let floor = std::mem::replace(&mut self.floor, self.path.len());
                 self.path.push((child.key(), false));
@@ -539,6 +548,7 @@ impl<'a> Worker<'a> {
                 0
             };
             let child = p.play(mv);
+            self.prefetch(&child);
             self.path.push((child.key(), check));
             if self.shared.options.continuation {
                 self.moved[ply] = Some(cont_index(p, mv));
@@ -637,8 +647,19 @@ impl<'a> Worker<'a> {
         if self.out_of_limits() {
             return 0;
         }
-        // The table answers here too: any depth is deep enough for the quiescence search.
         let key = p.key();
+        let in_check = p.in_check();
+        // Standing pat comes before the table: a cutoff by the static evaluation needs no
+        // probe, and otherwise the evaluation's work overlaps the table's memory access (the
+        // parent prefetched the slot).
+        let mut best = -INFINITE;
+        if !in_check {
+            best = self.heur.evals.value(self.shared.options.eval, p);
+            if best >= beta || q >= QUIESCENCE_PLIES {
+                return best;
+            }
+        }
+        // The table answers here too: any depth is deep enough for the quiescence search.
         let mut hash_move = None;
         if let Some(e) = self.shared.table.and_then(|t| t.probe(key)) {
             let lower = from_table(e.lower.raw(), ply);
@@ -653,15 +674,7 @@ impl<'a> Worker<'a> {
             hash_move = e.best_move;
         }
         let original_alpha = alpha;
-        let in_check = p.in_check();
-        let mut best = -INFINITE;
-        if !in_check {
-            best = self.heur.evals.value(self.shared.options.eval, p);
-            if best >= beta || q >= QUIESCENCE_PLIES {
-                return best;
-            }
-            alpha = alpha.max(best);
-        }
+        alpha = alpha.max(best);
         // The ply's buffer, as in the main search, taken once the node stands pat or not.
         let mut moves = std::mem::take(&mut self.buffers[ply].0);
         moves.clear();
@@ -710,7 +723,9 @@ impl<'a> Worker<'a> {
                 }
             }
             self.target[ply] = Some(target(mv));
-            let score = -self.quiescence(&p.play(mv), -beta, -alpha, ply + 1, q + 1);
+            let child = p.play(mv);
+            self.prefetch(&child);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, q + 1);
             if self.aborted {
                 return 0;
             }
