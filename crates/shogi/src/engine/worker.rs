@@ -463,11 +463,11 @@ impl<'a> Worker<'a> {
         let table_first = excluded.is_none() && hash_move.is_some_and(|h| moves.contains(&h));
         ordered.clear();
         if let (true, Some(h)) = (table_first, hash_move) {
-            ordered.push((h, Stage::HashMove, 0));
+            ordered.push(Keyed::new(h, Stage::HashMove, 0, 0));
         } else {
             self.ordered(p, &moves, hash_move, ply, &mut ordered);
             if let Some(left_out) = excluded {
-                ordered.retain(|&(mv, _, _)| mv != left_out);
+                ordered.retain(|k| k.mv != left_out);
             }
         }
         let count = if table_first {
@@ -487,10 +487,10 @@ impl<'a> Worker<'a> {
             if i == 1 && table_first {
                 // The table's move did not cut off: every move keyed, the table's first again.
                 self.ordered(p, &moves, hash_move, ply, &mut ordered);
-                pick(&mut ordered, 0);
+                pick(p, &mut ordered, 0);
             }
-            pick(&mut ordered, i);
-            let (mv, stage, order) = ordered[i];
+            pick(p, &mut ordered, i);
+            let (mv, stage, order) = (ordered[i].mv, ordered[i].stage(), ordered[i].key());
             // Whether it checks, from the move alone: pruned moves are never played.
             let check = checks.as_ref().is_some_and(|c| c.gives_check(mv));
             let quiet = stage == Stage::Quiet && !check;

@@ -54,8 +54,69 @@ impl Heuristics {
     }
 }
 
-/// A move with its picker stage and its key within the stage.
-pub(super) type Keyed = (Move, Stage, i32);
+/// A move with its place in the picker's order, packed in one word so that ordering is a
+/// comparison of integers: from the high bits down, the stage, the key within the stage
+/// (higher first), the move's index in generation order (so that equal keys keep it, and
+/// no two moves compare equal), and a flag for a capture whose static exchange is not yet
+/// known (it is worked out when the capture is about to be picked: [`pick`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Keyed {
+    order: u64,
+    /// The move.
+    pub(super) mv: Move,
+}
+
+/// Where the fields lie in [`Keyed::order`].
+const STAGE_SHIFT: u32 = 43;
+const KEY_SHIFT: u32 = 11;
+const INDEX_SHIFT: u32 = 1;
+const UNCHECKED: u64 = 1;
+
+impl Keyed {
+    /// `mv`, the `index`-th move generated, in `stage` with `key`.
+    pub(super) fn new(mv: Move, stage: Stage, key: i32, index: usize) -> Keyed {
+        // The key's order reversed (a higher key first), as an unsigned number.
+        let key_bits = u64::from(!((key as u32) ^ 0x8000_0000));
+        let index = (index as u64).min((1 << (KEY_SHIFT - INDEX_SHIFT)) - 1);
+        Keyed {
+            order: (stage as u64) << STAGE_SHIFT | key_bits << KEY_SHIFT | index << INDEX_SHIFT,
+            mv,
+        }
+    }
+
+    /// A capture keyed by MVV-LVA among the good captures until its static exchange says
+    /// whether it belongs there or with the bad ones.
+    fn unchecked_capture(mv: Move, key: i32, index: usize) -> Keyed {
+        let mut k = Keyed::new(mv, Stage::GoodCapture, key, index);
+        k.order |= UNCHECKED;
+        k
+    }
+
+    /// The move's stage.
+    pub(super) fn stage(self) -> Stage {
+        Stage::ALL[(self.order >> STAGE_SHIFT) as usize]
+    }
+
+    /// The move's key within its stage.
+    pub(super) fn key(self) -> i32 {
+        (!((self.order >> KEY_SHIFT) as u32) ^ 0x8000_0000) as i32
+    }
+
+    /// Settles an unchecked capture by its static exchange: good, or moved to the bad
+    /// captures (same key, same index). Whether it stays where it is.
+    fn settle(&mut self, p: &Position) -> bool {
+        if self.order & UNCHECKED == 0 {
+            return true;
+        }
+        self.order &= !UNCHECKED;
+        if good_capture(p, self.mv) {
+            return true;
+        }
+        let below = self.order & ((1 << STAGE_SHIFT) - 1);
+        self.order = (Stage::BadCapture as u64) << STAGE_SHIFT | below;
+        false
+    }
+}
 
 /// The most a history entry holds (either sign).
 const HISTORY_MAX: i32 = 16_384;
@@ -96,27 +157,33 @@ pub(super) fn cont_index(p: &Position, mv: Move) -> usize {
     p.placed(mv) as usize * 81 + to.0 as usize
 }
 
-/// The picker's order: the earlier stage first, then the higher key.
-pub(super) fn picker_order(a: &Keyed, b: &Keyed) -> std::cmp::Ordering {
-    a.1.cmp(&b.1).then(b.2.cmp(&a.2))
-}
-
-/// Puts the move to search `i`-th in place, as a stable sort by [`picker_order`] would: the
-/// first few by selection (most nodes cut off after one or two moves), the rest by one
-/// sort when the search gets that far. Equal keys keep the generation order.
-pub(super) fn pick(moves: &mut [Keyed], i: usize) {
+/// Puts the move to search `i`-th in place, as a sort by the picker's order would (the
+/// earlier stage first, then the higher key, then the earlier generated): the first few by
+/// selection (most nodes cut off after one or two moves), the rest by one sort when the
+/// search gets that far. A capture's static exchange is worked out only when it would be
+/// picked (or before that sort): a bad one goes to the bad captures and the selection goes on.
+pub(super) fn pick(p: &Position, moves: &mut [Keyed], i: usize) {
     const SELECTED: usize = 3;
     if i < SELECTED {
-        let mut best = i;
-        for j in i + 1..moves.len() {
-            if picker_order(&moves[j], &moves[best]).is_lt() {
-                best = j;
+        loop {
+            let mut best = i;
+            for j in i + 1..moves.len() {
+                if moves[j].order < moves[best].order {
+                    best = j;
+                }
+            }
+            if moves[best].settle(p) {
+                // A rotation, not a swap: the others keep their places (which only the
+                // generation index would tell apart anyway).
+                moves[i..=best].rotate_right(1);
+                return;
             }
         }
-        // A rotation, not a swap: the others keep their relative order.
-        moves[i..=best].rotate_right(1);
     } else if i == SELECTED {
-        moves[i..].sort_by(picker_order);
+        for k in &mut moves[i..] {
+            k.settle(p);
+        }
+        moves[i..].sort_unstable_by_key(|k| k.order);
     }
 }
 
@@ -154,27 +221,23 @@ impl Worker<'_> {
         keyed: &mut Vec<Keyed>,
     ) {
         keyed.clear();
-        keyed.extend(moves.iter().map(|&mv| {
+        keyed.extend(moves.iter().enumerate().map(|(index, &mv)| {
             if Some(mv) == hash {
-                return (mv, Stage::HashMove, 0);
+                return Keyed::new(mv, Stage::HashMove, 0, index);
             }
             let capture = p.captured(mv).is_some();
             if !self.shared.options.staged {
                 return if capture {
-                    (mv, Stage::GoodCapture, mvv_lva(p, mv))
+                    Keyed::new(mv, Stage::GoodCapture, mvv_lva(p, mv), index)
                 } else {
-                    (mv, Stage::Quiet, 0)
+                    Keyed::new(mv, Stage::Quiet, 0, index)
                 };
             }
             if capture {
-                return if good_capture(p, mv) {
-                    (mv, Stage::GoodCapture, mvv_lva(p, mv))
-                } else {
-                    (mv, Stage::BadCapture, mvv_lva(p, mv))
-                };
+                return Keyed::unchecked_capture(mv, mvv_lva(p, mv), index);
             }
             if let Some(slot) = self.heur.killers[ply].iter().position(|&k| k == mv) {
-                return (mv, Stage::Killer, -(slot as i32));
+                return Keyed::new(mv, Stage::Killer, -(slot as i32), index);
             }
             let mut h = if self.shared.options.history {
                 self.heur.history[history_index(p, mv)]
@@ -187,7 +250,7 @@ impl Worker<'_> {
                     h += self.heur.continuation[before * CONT + here];
                 }
             }
-            (mv, Stage::Quiet, h)
+            Keyed::new(mv, Stage::Quiet, h, index)
         }));
     }
 
