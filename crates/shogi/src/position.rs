@@ -8,6 +8,7 @@ pub use movegen::CheckInfo;
 mod zobrist;
 
 pub(crate) use movegen::MoveList;
+use movegen::Gen;
 use zobrist::{hand_key, piece_key, ZOBRIST};
 
 use prune_search::{Game, MoveBits, Score};
@@ -552,7 +553,23 @@ impl Position {
 
     /// The legal captures (with and without promotion), appended to `moves`.
     pub fn legal_captures(&self, moves: &mut Vec<Move>) {
-        self.generate(moves, true, true);
+        self.generate(moves, Gen::Captures, true);
+    }
+
+    /// The legal moves that capture nothing (drops included), appended to `moves` in the
+    /// order [`Position::generate_legal`] has them: with [`Position::legal_captures`], every
+    /// legal move once.
+    pub fn legal_quiets(&self, moves: &mut Vec<Move>) {
+        self.generate(moves, Gen::Quiets, true);
+    }
+
+    /// Whether `mv` is legal here (uchifuzume included), whatever its origin: a move from a
+    /// hash table or from another position may name an empty square, another side's piece or
+    /// a piece not in hand, and is then not legal. As quick as generating that one move.
+    pub fn is_legal(&self, mv: Move) -> bool {
+        let mut only = movegen::Only { mv, found: false };
+        self.generate(&mut only, Gen::All, true);
+        only.found
     }
 
     /// Keeps in `moves[start..]` only the moves that are legal here (the others are
@@ -609,12 +626,12 @@ impl Position {
 
     /// The legal moves, appended to `moves`.
     pub fn generate_legal(&self, moves: &mut Vec<Move>) {
-        self.generate(moves, false, true);
+        self.generate(moves, Gen::All, true);
     }
 
     /// The legal moves, appended to `moves` (perft's way: no allocation).
     pub(crate) fn legal_into(&self, moves: &mut MoveList) {
-        self.generate(moves, false, true);
+        self.generate(moves, Gen::All, true);
     }
 
     /// The move named `text` (USI) if it is legal here; else an error naming why.

@@ -12,7 +12,7 @@
 
 use std::collections::BTreeSet;
 
-use prune_shogi::Position;
+use prune_shogi::{Kind, Move, Position, Square};
 
 /// A piece of the slow model: its letter (upper case, `PLNSGBRK`), owner and promotion.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -394,6 +394,7 @@ fn check(sfen: &str, coverage: &mut Coverage) -> Position {
         fast.len(),
         "{sfen}: a move generated twice"
     );
+    split_and_single_move_test(&position, &slow);
     coverage.positions += 1;
     coverage.moves += fast.len();
     coverage.in_check += usize::from(position.in_check());
@@ -402,6 +403,47 @@ fn check(sfen: &str, coverage: &mut Coverage) -> Position {
     coverage.promotions += fast.iter().filter(|m| m.ends_with('+')).count();
     coverage.uchifuzume += uchifuzume;
     position
+}
+
+/// The staged search's generators in `position`, whose legal moves (by the slow model) are
+/// `slow`: the captures and the quiet moves each in generation order and together every
+/// legal move once; and [`Position::is_legal`] true for exactly the legal moves among the
+/// legal ones, the opponent's, and random moves and drops of any piece from any square.
+fn split_and_single_move_test(position: &Position, slow: &BTreeSet<String>) {
+    let all = position.legal_moves();
+    let (mut captures, mut quiets) = (Vec::new(), Vec::new());
+    position.legal_captures(&mut captures);
+    position.legal_quiets(&mut quiets);
+    let is_capture = |mv: &Move| position.captured(*mv).is_some();
+    let expect_captures: Vec<Move> = all.iter().copied().filter(is_capture).collect();
+    let expect_quiets: Vec<Move> = all.iter().copied().filter(|m| !is_capture(m)).collect();
+    assert_eq!(captures, expect_captures, "{position}: the captures");
+    assert_eq!(quiets, expect_quiets, "{position}: the quiet moves");
+    let mut rng = Rng(position.key());
+    let mut candidates = all.clone();
+    candidates.extend(position.null_move().legal_moves());
+    for _ in 0..200 {
+        let to = Square(rng.below(81) as u8);
+        candidates.push(if rng.below(4) == 0 {
+            Move::Drop {
+                kind: Kind::HAND[rng.below(7)],
+                to,
+            }
+        } else {
+            Move::Normal {
+                from: Square(rng.below(81) as u8),
+                to,
+                promote: rng.below(3) == 0,
+            }
+        });
+    }
+    for mv in candidates {
+        assert_eq!(
+            position.is_legal(mv),
+            slow.contains(&mv.to_string()),
+            "{position}: is {mv} legal?"
+        );
+    }
 }
 
 #[test]

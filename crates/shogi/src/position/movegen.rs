@@ -29,6 +29,24 @@ pub(crate) trait MoveSink {
     fn move_squares(&self, _from: Square) -> Bitboard {
         !0
     }
+
+    /// The squares whose pieces it wants moves of (the generator looks at no others).
+    #[inline(always)]
+    fn from_squares(&self) -> Bitboard {
+        !0
+    }
+}
+
+/// Which legal moves [`Position::generate`] makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Gen {
+    /// Every legal move.
+    All,
+    /// The captures (with and without promotion).
+    Captures,
+    /// The moves that capture nothing (drops included): with [`Gen::Captures`], every move
+    /// once, each list in the order [`Gen::All`] has it.
+    Quiets,
 }
 
 impl MoveSink for Vec<Move> {
@@ -94,6 +112,49 @@ impl MoveSink for Any {
     #[inline(always)]
     fn done(&self) -> bool {
         self.0
+    }
+}
+
+/// Looks for one move among the legal moves, and asks the generator for that piece's move
+/// to that square (or drops on that square) only.
+pub(super) struct Only {
+    pub(super) mv: Move,
+    pub(super) found: bool,
+}
+
+impl MoveSink for Only {
+    #[inline(always)]
+    fn push(&mut self, mv: Move) {
+        self.found |= mv == self.mv;
+    }
+
+    #[inline(always)]
+    fn done(&self) -> bool {
+        self.found
+    }
+
+    #[inline(always)]
+    fn drop_squares(&self) -> Bitboard {
+        match self.mv {
+            Move::Drop { to, .. } => bit(to),
+            Move::Normal { .. } => 0,
+        }
+    }
+
+    #[inline(always)]
+    fn move_squares(&self, from: Square) -> Bitboard {
+        match self.mv {
+            Move::Normal { from: f, to, .. } if f == from => bit(to),
+            _ => 0,
+        }
+    }
+
+    #[inline(always)]
+    fn from_squares(&self) -> Bitboard {
+        match self.mv {
+            Move::Normal { from, .. } => bit(from),
+            Move::Drop { .. } => 0,
+        }
     }
 }
 
@@ -271,43 +332,39 @@ impl Position {
         pinned
     }
 
-    /// The legal moves (only captures with `captures_only`), appended to `moves`. Pawn drops
-    /// that mate are left out when `uchifuzume` says so (replies to a pawn drop are generated
-    /// without that test, as the rule reads).
-    pub(super) fn generate(
-        &self,
-        moves: &mut impl MoveSink,
-        captures_only: bool,
-        uchifuzume: bool,
-    ) {
+    /// The legal moves of kind `gen`, appended to `moves`. Pawn drops that mate are left out
+    /// when `uchifuzume` says so (replies to a pawn drop are generated without that test, as
+    /// the rule reads).
+    pub(super) fn generate(&self, moves: &mut impl MoveSink, gen: Gen, uchifuzume: bool) {
         let us = self.side;
         let them = us.flip();
         let king = self.king(us);
         let ours = self.colors[us.index()];
         let theirs = self.colors[them.index()];
         let occupied = ours | theirs;
+        let empty = BOARD & !occupied;
         // Without a king to lose (a tsume problem's attacker), nothing is in check or pinned.
         let checkers = king.map_or(0, |king| self.checkers(king, them, occupied));
         let (targets, drop_targets) = if checkers == 0 {
-            if captures_only {
-                (theirs, 0)
-            } else {
-                (BOARD & !ours, BOARD & !occupied)
+            match gen {
+                Gen::All => (BOARD & !ours, empty),
+                Gen::Captures => (theirs, 0),
+                Gen::Quiets => (empty, empty),
             }
         } else if checkers & (checkers - 1) == 0 {
             // One checker: capture it, or (not for captures only) block its line.
             let checker = Square(checkers.trailing_zeros() as u8);
             let king = king.expect("a king in check");
             let between = bitboard::towards(king, checker) & !checkers;
-            if captures_only {
-                (checkers, 0)
-            } else {
-                (checkers | between, between)
+            match gen {
+                Gen::All => (checkers | between, between),
+                Gen::Captures => (checkers, 0),
+                Gen::Quiets => (between, between),
             }
         } else {
             (0, 0)
         };
-        self.board_moves(moves, king, occupied, targets, captures_only);
+        self.board_moves(moves, king, occupied, targets, gen);
         let drop_targets = drop_targets & moves.drop_squares();
         if drop_targets != 0 && !moves.done() {
             self.drops(moves, drop_targets, uchifuzume);
@@ -324,7 +381,7 @@ impl Position {
         king: Option<Square>,
         occupied: Bitboard,
         targets: Bitboard,
-        captures_only: bool,
+        gen: Gen,
     ) {
         let us = self.side;
         let them = us.flip();
@@ -338,10 +395,10 @@ impl Position {
             },
         };
         let zone = Self::zone(us);
-        let king_targets = if captures_only {
-            self.colors[them.index()]
-        } else {
-            BOARD & !ours
+        let king_targets = match gen {
+            Gen::All => BOARD & !ours,
+            Gen::Captures => self.colors[them.index()],
+            Gen::Quiets => BOARD & !occupied,
         };
         // Silvers, bishops and rooks promote entering or leaving the zone; pawns, lances and
         // knights move forward only, so they may promote exactly where they land in it.
@@ -352,7 +409,7 @@ impl Position {
                 t & zone
             }
         };
-        for from in squares(ours) {
+        for from in squares(ours & moves.from_squares()) {
             if moves.done() {
                 return;
             }
@@ -487,7 +544,7 @@ impl Position {
             }
         }
         let mut reply = Any(false);
-        self.generate(&mut reply, false, uchifuzume);
+        self.generate(&mut reply, Gen::All, uchifuzume);
         reply.0
     }
 
@@ -502,7 +559,7 @@ impl Position {
             targets: CheckTargets::of(self)?,
             found: None,
         };
-        self.generate(&mut finder, false, true);
+        self.generate(&mut finder, Gen::All, true);
         finder.found
     }
 
@@ -513,7 +570,7 @@ impl Position {
             return;
         };
         let mut sink = CheckSink { targets, moves };
-        self.generate(&mut sink, false, true);
+        self.generate(&mut sink, Gen::All, true);
     }
 }
 
