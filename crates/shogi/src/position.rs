@@ -7,8 +7,8 @@ mod movegen;
 pub use movegen::CheckInfo;
 mod zobrist;
 
-pub(crate) use movegen::MoveList;
 use movegen::Gen;
+pub(crate) use movegen::MoveList;
 use zobrist::{hand_key, piece_key, ZOBRIST};
 
 use prune_search::{Game, MoveBits, Score};

@@ -13,10 +13,11 @@
 //! before it) use: the table's move, good captures (most valuable victim first, least valuable
 //! attacker next; a capture is good when its static exchange evaluation, [`Position::see`],
 //! loses nothing), the killer moves of the ply, the quiet moves by history, the bad
-//! captures. All legal moves are generated at once (legality needs the position after each
-//! move here), so the stages order the moves rather than save their generation. The plain
-//! order, for comparison, is the table's move and then captures by victim, the rest as
-//! generated.
+//! captures. Each stage is generated when the search reaches it: the table's move and the
+//! killers are tested for legality alone ([`Position::is_legal`]), the captures generated
+//! apart from the quiet moves, and a capture's static exchange worked out when it is about
+//! to be picked; a cutoff early in the order saves the rest. The plain order, for
+//! comparison, is the table's move and then captures by victim, the rest as generated.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;

@@ -21,7 +21,7 @@ mod eval_cache;
 mod ordering;
 
 pub(super) use ordering::Heuristics;
-use ordering::{cont_index, good_capture, mvv_lva, pick, target, Keyed};
+use ordering::{cont_index, good_capture, mvv_lva, target, Picker};
 
 /// What every thread of one search shares.
 pub(super) struct Shared<'a> {
@@ -69,8 +69,8 @@ pub(super) struct Worker<'a> {
     /// move): the quiescence search never prunes a recapture there.
     target: Vec<Option<Square>>,
     /// Each ply's move buffers, reused from node to node (no allocation per node): the
-    /// legal moves, and the same with their stages and keys.
-    buffers: Vec<(Vec<Move>, Vec<Keyed>, Vec<Move>)>,
+    /// picker, and the quiet moves searched (or the quiescence search's moves).
+    buffers: Vec<(Picker, Vec<Move>)>,
 }
 
 /// Lazy SMP's depth schedule: helper `id` skips the depths where this is true, so that the
@@ -153,7 +153,7 @@ impl<'a> Worker<'a> {
             root_best: None,
             excluded: vec![None; MAX_PLY + 1],
             target: vec![None; MAX_PLY + 1],
-            buffers: vec![(Vec::new(), Vec::new(), Vec::new()); MAX_PLY + 1],
+            buffers: (0..=MAX_PLY).map(|_| Default::default()).collect(),
         }
     }
 
@@ -449,32 +449,9 @@ impl<'a> Worker<'a> {
         // This ply's buffers, taken for the node (a search at the same ply inside it, the
         // singular extension's, finds them empty and allocates its own) and given back at the
         // end.
-        let (mut moves, mut ordered, mut quiets_tried) = std::mem::take(&mut self.buffers[ply]);
-        moves.clear();
+        let (mut picker, mut quiets_tried) = std::mem::take(&mut self.buffers[ply]);
         quiets_tried.clear();
-        p.generate_legal(&mut moves);
-        if moves.is_empty() {
-            self.buffers[ply] = (moves, ordered, quiets_tried);
-            return -(MATE - ply as i32);
-        }
-        // A legal move from the table is tried before the others are keyed: it cuts off nine
-        // times in ten, and then their keys (the static exchange of every capture, the history
-        // of every quiet move) are never needed.
-        let table_first = excluded.is_none() && hash_move.is_some_and(|h| moves.contains(&h));
-        ordered.clear();
-        if let (true, Some(h)) = (table_first, hash_move) {
-            ordered.push(Keyed::new(h, Stage::HashMove, 0, 0));
-        } else {
-            self.ordered(p, &moves, hash_move, ply, &mut ordered);
-            if let Some(left_out) = excluded {
-                ordered.retain(|k| k.mv != left_out);
-            }
-        }
-        let count = if table_first {
-            moves.len()
-        } else {
-            ordered.len()
-        };
+        picker.start(hash_move, excluded);
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
@@ -483,14 +460,9 @@ impl<'a> Worker<'a> {
         let late_limit = ((3 + depth * depth) / if improving { 1 } else { 2 }).max(2) as usize;
         let prunes = !pv_node && !in_check && eval != NO_EVAL;
         let checks = p.check_info();
-        for i in 0..count {
-            if i == 1 && table_first {
-                // The table's move did not cut off: every move keyed, the table's first again.
-                self.ordered(p, &moves, hash_move, ply, &mut ordered);
-                pick(p, &mut ordered, 0);
-            }
-            pick(p, &mut ordered, i);
-            let (mv, stage, order) = (ordered[i].mv, ordered[i].stage(), ordered[i].key());
+        while let Some(keyed) = picker.next(&self.keys(ply), p) {
+            let i = picker.picked() - 1;
+            let (mv, stage, order) = (keyed.mv, keyed.stage(), keyed.key());
             // Whether it checks, from the move alone: pruned moves are never played.
             let check = checks.as_ref().is_some_and(|c| c.gives_check(mv));
             let quiet = stage == Stage::Quiet && !check;
@@ -531,7 +503,7 @@ impl<'a> Worker<'a> {
                 match self.singular(p, entry, depth, beta, ply) {
                     Singular::Extend => child_depth += 1,
                     Singular::Cut(score) => {
-                        self.buffers[ply] = (moves, ordered, quiets_tried);
+                        self.buffers[ply] = (picker, quiets_tried);
                         return score;
                     }
                     Singular::No => {}
@@ -598,10 +570,15 @@ impl<'a> Worker<'a> {
                 quiets_tried.push(mv);
             }
         }
+        let moved = picker.picked() > 0;
+        self.buffers[ply] = (picker, quiets_tried);
+        if !moved && excluded.is_none() {
+            // No legal move: the side to move has lost.
+            return -(MATE - ply as i32);
+        }
         if excluded.is_none() {
             self.store(key, depth, best, (original_alpha, beta), best_move, ply);
         }
-        self.buffers[ply] = (moves, ordered, quiets_tried);
         best
     }
 
@@ -676,12 +653,12 @@ impl<'a> Worker<'a> {
         let original_alpha = alpha;
         alpha = alpha.max(best);
         // The ply's buffer, as in the main search, taken once the node stands pat or not.
-        let mut moves = std::mem::take(&mut self.buffers[ply].0);
+        let mut moves = std::mem::take(&mut self.buffers[ply].1);
         moves.clear();
         if in_check {
             p.generate_legal(&mut moves);
             if moves.is_empty() {
-                self.buffers[ply].0 = moves;
+                self.buffers[ply].1 = moves;
                 return -(MATE - ply as i32);
             }
         } else {
@@ -741,7 +718,7 @@ impl<'a> Worker<'a> {
             }
         }
         self.store(key, 0, best, (original_alpha, beta), best_move, ply);
-        self.buffers[ply].0 = moves;
+        self.buffers[ply].1 = moves;
         best
     }
 }

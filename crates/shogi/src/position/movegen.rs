@@ -32,7 +32,7 @@ pub(crate) trait MoveSink {
 
     /// The squares whose pieces it wants moves of (the generator looks at no others).
     #[inline(always)]
-    fn from_squares(&self) -> Bitboard {
+    fn origins(&self) -> Bitboard {
         !0
     }
 }
@@ -150,7 +150,7 @@ impl MoveSink for Only {
     }
 
     #[inline(always)]
-    fn from_squares(&self) -> Bitboard {
+    fn origins(&self) -> Bitboard {
         match self.mv {
             Move::Normal { from, .. } => bit(from),
             Move::Drop { .. } => 0,
@@ -409,7 +409,7 @@ impl Position {
                 t & zone
             }
         };
-        for from in squares(ours & moves.from_squares()) {
+        for from in squares(ours & moves.origins()) {
             if moves.done() {
                 return;
             }

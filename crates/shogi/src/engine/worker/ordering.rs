@@ -1,10 +1,10 @@
 //! Move order for the search: the killer moves and history a thread keeps
 //! ([`Heuristics`]), the keys the staged picker sorts by (hash move, captures by MVV-LVA and
-//! static exchange, killers, quiet moves by history and continuation history), the lazy
-//! selection that puts the next move in place ([`pick`]), and the rewards and maluses a
-//! cutoff hands out ([`Worker::reward_quiet`]).
+//! static exchange, killers, quiet moves by history and continuation history), the
+//! [`Picker`] that generates and hands out a node's moves stage by stage, and the rewards and
+//! maluses a cutoff hands out ([`Worker::reward_quiet`]).
 
-use super::super::{Stage, MAX_PLY};
+use super::super::{EngineOptions, Stage, MAX_PLY};
 use super::eval_cache::EvalCache;
 use super::Worker;
 use crate::eval::value;
@@ -58,7 +58,7 @@ impl Heuristics {
 /// comparison of integers: from the high bits down, the stage, the key within the stage
 /// (higher first), the move's index in generation order (so that equal keys keep it, and
 /// no two moves compare equal), and a flag for a capture whose static exchange is not yet
-/// known (it is worked out when the capture is about to be picked: [`pick`]).
+/// known (it is worked out when the capture is about to be picked: [`Picker`]).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Keyed {
     order: u64,
@@ -157,36 +157,6 @@ pub(super) fn cont_index(p: &Position, mv: Move) -> usize {
     p.placed(mv) as usize * 81 + to.0 as usize
 }
 
-/// Puts the move to search `i`-th in place, as a sort by the picker's order would (the
-/// earlier stage first, then the higher key, then the earlier generated): the first few by
-/// selection (most nodes cut off after one or two moves), the rest by one sort when the
-/// search gets that far. A capture's static exchange is worked out only when it would be
-/// picked (or before that sort): a bad one goes to the bad captures and the selection goes on.
-pub(super) fn pick(p: &Position, moves: &mut [Keyed], i: usize) {
-    const SELECTED: usize = 3;
-    if i < SELECTED {
-        loop {
-            let mut best = i;
-            for j in i + 1..moves.len() {
-                if moves[j].order < moves[best].order {
-                    best = j;
-                }
-            }
-            if moves[best].settle(p) {
-                // A rotation, not a swap: the others keep their places (which only the
-                // generation index would tell apart anyway).
-                moves[i..=best].rotate_right(1);
-                return;
-            }
-        }
-    } else if i == SELECTED {
-        for k in &mut moves[i..] {
-            k.settle(p);
-        }
-        moves[i..].sort_unstable_by_key(|k| k.order);
-    }
-}
-
 /// The square a move goes to.
 pub(super) fn target(mv: Move) -> Square {
     match mv {
@@ -209,49 +179,56 @@ pub(super) fn good_capture(p: &Position, mv: Move) -> bool {
     p.see(mv) >= 0
 }
 
+/// What keys a node's moves: the thread's heuristics and options, the node's ply and the
+/// continuation indices of the two moves before it.
+pub(super) struct Keys<'a> {
+    pub(super) heur: &'a Heuristics,
+    pub(super) options: &'a EngineOptions,
+    pub(super) ply: usize,
+    pub(super) before: [Option<usize>; 2],
+}
+
+impl Keys<'_> {
+    /// A quiet move's key: its history and continuation history, where the options use them.
+    fn quiet(&self, p: &Position, mv: Move) -> i32 {
+        let mut h = if self.options.history {
+            self.heur.history[history_index(p, mv)]
+        } else {
+            0
+        };
+        if self.options.continuation {
+            let here = cont_index(p, mv);
+            for before in self.before.into_iter().flatten() {
+                h += self.heur.continuation[before * CONT + here];
+            }
+        }
+        h
+    }
+
+    /// A move of the plain order: captures by MVV-LVA, then the rest as generated.
+    fn plain(&self, p: &Position, mv: Move, index: usize) -> Keyed {
+        if p.captured(mv).is_some() {
+            Keyed::new(mv, Stage::GoodCapture, mvv_lva(p, mv), index)
+        } else {
+            Keyed::new(mv, Stage::Quiet, 0, index)
+        }
+    }
+
+    /// The ply's killer moves, the first slot first.
+    fn killers(&self) -> &[Move] {
+        &self.heur.killers[self.ply]
+    }
+}
+
 impl Worker<'_> {
-    /// The moves of `p` with their stages and keys, unordered: [`pick`] orders them as the
-    /// search goes.
-    pub(super) fn ordered(
-        &self,
-        p: &Position,
-        moves: &[Move],
-        hash: Option<Move>,
-        ply: usize,
-        keyed: &mut Vec<Keyed>,
-    ) {
-        keyed.clear();
-        keyed.extend(moves.iter().enumerate().map(|(index, &mv)| {
-            if Some(mv) == hash {
-                return Keyed::new(mv, Stage::HashMove, 0, index);
-            }
-            let capture = p.captured(mv).is_some();
-            if !self.shared.options.staged {
-                return if capture {
-                    Keyed::new(mv, Stage::GoodCapture, mvv_lva(p, mv), index)
-                } else {
-                    Keyed::new(mv, Stage::Quiet, 0, index)
-                };
-            }
-            if capture {
-                return Keyed::unchecked_capture(mv, mvv_lva(p, mv), index);
-            }
-            if let Some(slot) = self.heur.killers[ply].iter().position(|&k| k == mv) {
-                return Keyed::new(mv, Stage::Killer, -(slot as i32), index);
-            }
-            let mut h = if self.shared.options.history {
-                self.heur.history[history_index(p, mv)]
-            } else {
-                0
-            };
-            if self.shared.options.continuation {
-                let here = cont_index(p, mv);
-                for before in self.before(ply).into_iter().flatten() {
-                    h += self.heur.continuation[before * CONT + here];
-                }
-            }
-            Keyed::new(mv, Stage::Quiet, h, index)
-        }));
+    /// What keys the moves of the node at `ply`.
+    pub(super) fn keys(&self, ply: usize) -> Keys<'_> {
+        Keys {
+            heur: self.heur,
+            options: self.shared.options,
+            ply,
+            before: self.before(ply),
+        }
     }
 
     /// A quiet move `mv` cut off at `depth`: it becomes the ply's first killer, and its
@@ -295,5 +272,337 @@ impl Worker<'_> {
     /// The continuation indices of the moves one and two plies before `ply` (those played).
     pub(super) fn before(&self, ply: usize) -> [Option<usize>; 2] {
         [1, 2].map(|back| ply.checked_sub(back).and_then(|i| self.moved[i]))
+    }
+}
+
+/// Where a [`Picker`] stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// The table's move, if it is legal (nothing generated yet).
+    Hash,
+    /// The captures (or in the plain order every move) to generate.
+    Generate,
+    /// The captures, generated and keyed by MVV-LVA; the static exchange of each is worked out
+    /// when it is about to be picked.
+    Captures,
+    /// The killer moves, each tested for legality.
+    Killers,
+    /// The quiet moves, generated and keyed by history when the search gets here.
+    Quiets,
+    /// The captures whose exchange loses.
+    BadCaptures,
+    /// The plain order: every move generated at once after the table's move.
+    Plain,
+    /// Nothing more.
+    Done,
+}
+
+/// How many quiet moves are picked by selection before the rest are sorted at once.
+const SELECTED: usize = 3;
+
+/// A node's moves, one at a time in the staged picker's order, each stage generated or
+/// keyed only when the search reaches it: the table's move needs no generation, a cutoff by a
+/// capture or a killer saves generating and keying the quiet moves (most nodes cut off that
+/// way). The order is exactly the one a sort of every move by [`Keyed`] would give (a test
+/// says so), but for the history changing as the earlier moves are searched.
+#[derive(Debug)]
+pub(super) struct Picker {
+    phase: Phase,
+    hash: Option<Move>,
+    excluded: Option<Move>,
+    /// The generator's output.
+    moves: Vec<Move>,
+    /// The moves of the phase under way, `keyed[..next]` already picked.
+    keyed: Vec<Keyed>,
+    next: usize,
+    /// The captures found bad on the way.
+    bad: Vec<Keyed>,
+    /// The next killer slot to look at.
+    killer: usize,
+    /// Moves handed out so far.
+    picked: usize,
+}
+
+impl Default for Picker {
+    fn default() -> Self {
+        Picker {
+            phase: Phase::Done,
+            hash: None,
+            excluded: None,
+            moves: Vec::new(),
+            keyed: Vec::new(),
+            next: 0,
+            bad: Vec::new(),
+            killer: 0,
+            picked: 0,
+        }
+    }
+}
+
+impl Picker {
+    /// Starts on a node: `hash` is the table's move (legal or not), `excluded` a move never to
+    /// hand out (the singular extension's search of the other moves).
+    pub(super) fn start(&mut self, hash: Option<Move>, excluded: Option<Move>) {
+        self.phase = Phase::Hash;
+        self.hash = hash.filter(|&h| Some(h) != excluded);
+        self.excluded = excluded;
+        self.keyed.clear();
+        self.next = 0;
+        self.bad.clear();
+        self.killer = 0;
+        self.picked = 0;
+    }
+
+    /// The moves handed out so far.
+    pub(super) fn picked(&self) -> usize {
+        self.picked
+    }
+
+    /// Whether `mv` was handed out by an earlier phase or is left out.
+    fn skipped(&self, mv: Move) -> bool {
+        Some(mv) == self.hash || Some(mv) == self.excluded
+    }
+
+    /// The `phase`'s moves from the generator's output, keyed.
+    fn key_moves(&mut self, keys: &Keys, p: &Position, phase: Phase) {
+        self.keyed.clear();
+        self.next = 0;
+        for (index, &mv) in self.moves.iter().enumerate() {
+            if Some(mv) == self.hash || Some(mv) == self.excluded {
+                continue;
+            }
+            let keyed = match phase {
+                Phase::Captures => Keyed::unchecked_capture(mv, mvv_lva(p, mv), index),
+                Phase::Quiets => {
+                    if keys.killers().contains(&mv) {
+                        continue; // handed out as a killer
+                    }
+                    Keyed::new(mv, Stage::Quiet, keys.quiet(p, mv), index)
+                }
+                _ => keys.plain(p, mv, index),
+            };
+            self.keyed.push(keyed);
+        }
+    }
+
+    /// The next move with its stage and key, or `None` when every move was handed out.
+    pub(super) fn next(&mut self, keys: &Keys, p: &Position) -> Option<Keyed> {
+        let k = self.next_move(keys, p)?;
+        self.picked += 1;
+        Some(k)
+    }
+
+    fn next_move(&mut self, keys: &Keys, p: &Position) -> Option<Keyed> {
+        loop {
+            match self.phase {
+                Phase::Hash => {
+                    self.phase = Phase::Generate;
+                    if let Some(h) = self.hash {
+                        if p.is_legal(h) {
+                            return Some(Keyed::new(h, Stage::HashMove, 0, 0));
+                        }
+                        self.hash = None;
+                    }
+                }
+                Phase::Generate => {
+                    self.moves.clear();
+                    if keys.options.staged {
+                        p.legal_captures(&mut self.moves);
+                        self.key_moves(keys, p, Phase::Captures);
+                        self.phase = Phase::Captures;
+                    } else {
+                        p.generate_legal(&mut self.moves);
+                        self.key_moves(keys, p, Phase::Plain);
+                        self.phase = Phase::Plain;
+                    }
+                }
+                Phase::Captures => {
+                    while self.next < self.keyed.len() {
+                        let best = self.next + position_of_least(&self.keyed[self.next..]);
+                        if self.keyed[best].settle(p) {
+                            self.keyed.swap(self.next, best);
+                            self.next += 1;
+                            return Some(self.keyed[self.next - 1]);
+                        }
+                        let bad = self.keyed.swap_remove(best);
+                        self.bad.push(bad);
+                    }
+                    self.phase = Phase::Killers;
+                }
+                Phase::Killers => {
+                    let killers = keys.killers();
+                    while let Some(&k) = killers.get(self.killer) {
+                        let slot = self.killer;
+                        self.killer += 1;
+                        if !self.skipped(k)
+                            && !killers[..slot].contains(&k)
+                            && p.captured(k).is_none()
+                            && p.is_legal(k)
+                        {
+                            return Some(Keyed::new(k, Stage::Killer, -(slot as i32), 0));
+                        }
+                    }
+                    self.moves.clear();
+                    p.legal_quiets(&mut self.moves);
+                    self.key_moves(keys, p, Phase::Quiets);
+                    self.phase = Phase::Quiets;
+                }
+                Phase::Quiets | Phase::Plain => {
+                    if self.next < SELECTED {
+                        if self.next < self.keyed.len() {
+                            let best = self.next + position_of_least(&self.keyed[self.next..]);
+                            self.keyed.swap(self.next, best);
+                        }
+                    } else if self.next == SELECTED {
+                        self.keyed[SELECTED..].sort_unstable_by_key(|k| k.order);
+                    }
+                    if let Some(&k) = self.keyed.get(self.next) {
+                        self.next += 1;
+                        return Some(k);
+                    }
+                    if self.phase == Phase::Plain {
+                        self.phase = Phase::Done;
+                        continue;
+                    }
+                    self.bad.sort_unstable_by_key(|k| k.order);
+                    std::mem::swap(&mut self.keyed, &mut self.bad);
+                    self.next = 0;
+                    self.phase = Phase::BadCaptures;
+                }
+                Phase::BadCaptures => {
+                    if let Some(&k) = self.keyed.get(self.next) {
+                        self.next += 1;
+                        return Some(k);
+                    }
+                    self.phase = Phase::Done;
+                }
+                Phase::Done => return None,
+            }
+        }
+    }
+}
+
+/// Where the least [`Keyed`] of a non-empty slice lies.
+fn position_of_least(keyed: &[Keyed]) -> usize {
+    let mut best = 0;
+    for (j, k) in keyed.iter().enumerate().skip(1) {
+        if k.order < keyed[best].order {
+            best = j;
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small deterministic generator (SplitMix64).
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            ((z ^ (z >> 31)) % n as u64) as usize
+        }
+    }
+
+    /// Every legal move keyed at once (each capture's exchange worked out first) and sorted:
+    /// the order the staged picker must give.
+    fn sorted(keys: &Keys, p: &Position, hash: Option<Move>, excluded: Option<Move>) -> Vec<Move> {
+        let mut keyed: Vec<Keyed> = p
+            .legal_moves()
+            .into_iter()
+            .enumerate()
+            .filter(|&(_, mv)| Some(mv) != excluded)
+            .map(|(index, mv)| {
+                if Some(mv) == hash {
+                    Keyed::new(mv, Stage::HashMove, 0, index)
+                } else if !keys.options.staged {
+                    keys.plain(p, mv, index)
+                } else if p.captured(mv).is_some() {
+                    let stage = if good_capture(p, mv) {
+                        Stage::GoodCapture
+                    } else {
+                        Stage::BadCapture
+                    };
+                    Keyed::new(mv, stage, mvv_lva(p, mv), index)
+                } else if let Some(slot) = keys.killers().iter().position(|&k| k == mv) {
+                    Keyed::new(mv, Stage::Killer, -(slot as i32), index)
+                } else {
+                    Keyed::new(mv, Stage::Quiet, keys.quiet(p, mv), index)
+                }
+            })
+            .collect();
+        keyed.sort_by_key(|k| k.order);
+        keyed.into_iter().map(|k| k.mv).collect()
+    }
+
+    /// Along random games, with random killers (legal or not here, captures or not), history
+    /// and table moves (legal or not), the picker hands out every legal move once, in the
+    /// sorted order, in the staged and in the plain order.
+    #[test]
+    fn the_picker_gives_the_order_of_a_full_sort() {
+        let mut rng = Rng(49);
+        let mut options = EngineOptions {
+            continuation: true,
+            ..EngineOptions::default()
+        };
+        let mut heur = Heuristics::default();
+        for h in heur.history.iter_mut().chain(heur.continuation.iter_mut()) {
+            *h = rng.below(2_001) as i32 - 1_000;
+        }
+        let mut picker = Picker::default();
+        let (mut nodes, mut tried_bad, mut killed) = (0, 0, 0);
+        for _game in 0..8 {
+            let mut p = Position::start();
+            let mut previous = p.legal_moves();
+            for _ply in 0..150 {
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                // Killers and the table's move from this position or the one before.
+                let any = |rng: &mut Rng| {
+                    let from = if rng.below(2) == 0 { &moves } else { &previous };
+                    from[rng.below(from.len())]
+                };
+                heur.killers[3] = (0..rng.below(4)).map(|_| any(&mut rng)).collect();
+                let hash = (rng.below(4) > 0).then(|| any(&mut rng));
+                let excluded = (rng.below(8) == 0).then(|| any(&mut rng));
+                for staged in [true, false] {
+                    options.staged = staged;
+                    let keys = Keys {
+                        heur: &heur,
+                        options: &options,
+                        ply: 3,
+                        before: [Some(rng.below(CONT)), None],
+                    };
+                    picker.start(hash, excluded);
+                    let mut got = Vec::new();
+                    while let Some(k) = picker.next(&keys, &p) {
+                        tried_bad += usize::from(k.stage() == Stage::BadCapture);
+                        killed += usize::from(k.stage() == Stage::Killer);
+                        got.push(k.mv);
+                    }
+                    assert_eq!(picker.picked(), got.len());
+                    assert_eq!(
+                        got,
+                        sorted(&keys, &p, hash, excluded),
+                        "{p} staged {staged}"
+                    );
+                    nodes += 1;
+                }
+                previous = moves.clone();
+                p = p.play(moves[rng.below(moves.len())]);
+            }
+        }
+        assert!(
+            nodes > 1_000 && tried_bad > 100 && killed > 100,
+            "{nodes} {tried_bad} {killed}"
+        );
     }
 }
