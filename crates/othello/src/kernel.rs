@@ -7,8 +7,8 @@
 //! target features. Recursion goes back through the kernel, which keeps it in the same
 //! instruction set.
 //!
-//! * [`Portable`]: whatever the build targets (plain x86-64 by default: no `popcnt`, no
-//!   `lzcnt`, no BMI2).
+//! * [`Portable`]: whatever the build targets (x86-64-v2 by the workspace's
+//!   `.cargo/config.toml`: `popcnt`, but no `lzcnt` and no BMI2).
 //! * `X86V3` (x86-64 only): AVX2, BMI1, BMI2, LZCNT and POPCNT, the part of the x86-64-v3 level
 //!   that the solver uses (Intel Haswell, AMD Zen and later; not the Atom-class Pentium and
 //!   Celeron chips). A value exists only after `X86V3::detect` found these features on the
