@@ -472,6 +472,7 @@ impl<'a> Worker<'a> {
             if i > 0 && prunes && best > -MATE_BOUND {
                 if quiet {
                     if sel.late_move_pruning && (i >= late_limit || order < -4_000 * depth) {
+                        picker.skip_quiets(p); // so are all the quiet moves after it
                         continue; // late, or its history says it fails
                     }
                     // Futility: the depth it would be searched at after its reduction, and
@@ -479,6 +480,7 @@ impl<'a> Worker<'a> {
                     let lmr_depth = depth - 1 - lmr_reduction(depth, i) / 1024;
                     if sel.futility && lmr_depth < 8 && eval + 100 + 150 * lmr_depth.max(0) <= alpha
                     {
+                        picker.skip_quiets(p); // so are all the quiet moves after it
                         continue;
                     }
                 }

@@ -321,6 +321,8 @@ pub(super) struct Picker {
     killer: usize,
     /// Moves handed out so far.
     picked: usize,
+    /// Whether the quiet moves left were cut down to those that check.
+    quiets_skipped: bool,
 }
 
 impl Default for Picker {
@@ -335,6 +337,7 @@ impl Default for Picker {
             bad: Vec::new(),
             killer: 0,
             picked: 0,
+            quiets_skipped: false,
         }
     }
 }
@@ -351,6 +354,27 @@ impl Picker {
         self.bad.clear();
         self.killer = 0;
         self.picked = 0;
+        self.quiets_skipped = false;
+    }
+
+    /// Drops the quiet moves not yet handed out that do not check: the search prunes them
+    /// all once it prunes one (move-count pruning and futility only grow stricter along the
+    /// order), so they need neither sorting nor handing out. Only among the quiet moves.
+    pub(super) fn skip_quiets(&mut self, p: &Position) {
+        if !matches!(self.phase, Phase::Quiets | Phase::Plain) || self.quiets_skipped {
+            return;
+        }
+        self.quiets_skipped = true;
+        let checks = p.check_info();
+        let mut kept = self.next;
+        for j in self.next..self.keyed.len() {
+            let k = self.keyed[j];
+            if checks.as_ref().is_some_and(|c| c.gives_check(k.mv)) {
+                self.keyed[kept] = k;
+                kept += 1;
+            }
+        }
+        self.keyed.truncate(kept);
     }
 
     /// The moves handed out so far.
@@ -512,7 +536,7 @@ mod tests {
 
     /// Every legal move keyed at once (each capture's exchange worked out first) and sorted:
     /// the order the staged picker must give.
-    fn sorted(keys: &Keys, p: &Position, hash: Option<Move>, excluded: Option<Move>) -> Vec<Move> {
+    fn sorted(keys: &Keys, p: &Position, hash: Option<Move>, excluded: Option<Move>) -> Vec<Keyed> {
         let mut keyed: Vec<Keyed> = p
             .legal_moves()
             .into_iter()
@@ -538,12 +562,13 @@ mod tests {
             })
             .collect();
         keyed.sort_by_key(|k| k.order);
-        keyed.into_iter().map(|k| k.mv).collect()
+        keyed
     }
 
     /// Along random games, with random killers (legal or not here, captures or not), history
     /// and table moves (legal or not), the picker hands out every legal move once, in the
-    /// sorted order, in the staged and in the plain order.
+    /// sorted order, in the staged and in the plain order; after [`Picker::skip_quiets`], the
+    /// same less the quiet moves that do not check.
     #[test]
     fn the_picker_gives_the_order_of_a_full_sort() {
         let mut rng = Rng(49);
@@ -556,7 +581,7 @@ mod tests {
             *h = rng.below(2_001) as i32 - 1_000;
         }
         let mut picker = Picker::default();
-        let (mut nodes, mut tried_bad, mut killed) = (0, 0, 0);
+        let (mut nodes, mut tried_bad, mut killed, mut skips) = (0, 0, 0, 0);
         for _game in 0..8 {
             let mut p = Position::start();
             let mut previous = p.legal_moves();
@@ -582,18 +607,36 @@ mod tests {
                         before: [Some(rng.below(CONT)), None],
                     };
                     picker.start(hash, excluded);
+                    let expected = sorted(&keys, &p, hash, excluded);
+                    // Now and then the search prunes a quiet move (the `skip`-th move handed
+                    // out): the quiet moves after it that do not check are dropped.
+                    let skip = (rng.below(2) == 0).then(|| rng.below(expected.len() + 1));
+                    let checks = p.check_info();
+                    let checks = |mv| checks.as_ref().is_some_and(|c| c.gives_check(mv));
                     let mut got = Vec::new();
+                    let mut skipped_at = None;
                     while let Some(k) = picker.next(&keys, &p) {
                         tried_bad += usize::from(k.stage() == Stage::BadCapture);
                         killed += usize::from(k.stage() == Stage::Killer);
                         got.push(k.mv);
+                        if Some(got.len()) == skip && k.stage() == Stage::Quiet {
+                            picker.skip_quiets(&p);
+                            skipped_at = Some(got.len());
+                        }
                     }
                     assert_eq!(picker.picked(), got.len());
-                    assert_eq!(
-                        got,
-                        sorted(&keys, &p, hash, excluded),
-                        "{p} staged {staged}"
-                    );
+                    let expected: Vec<Move> = expected
+                        .iter()
+                        .enumerate()
+                        .filter(|&(i, k)| {
+                            skipped_at.is_none_or(|at| i < at)
+                                || k.stage() != Stage::Quiet
+                                || checks(k.mv)
+                        })
+                        .map(|(_, k)| k.mv)
+                        .collect();
+                    skips += usize::from(skipped_at.is_some());
+                    assert_eq!(got, expected, "{p} staged {staged} skip {skipped_at:?}");
                     nodes += 1;
                 }
                 previous = moves.clone();
