@@ -644,8 +644,8 @@ mod tests {
             }
         }
         assert!(
-            nodes > 1_000 && tried_bad > 100 && killed > 100,
-            "{nodes} {tried_bad} {killed}"
+            nodes > 1_000 && tried_bad > 100 && killed > 100 && skips > 100,
+            "{nodes} {tried_bad} {killed} {skips}"
         );
     }
 }
