@@ -112,8 +112,16 @@ fn from_table(score: i32, ply: usize) -> i32 {
 /// 1/1024 plies: `ln(depth) · ln(index) · 0.68` plies (0.5 reduced too little: the gap to
 /// YaneuraOu grew with the search; docs/shogi.md).
 fn lmr_reduction(depth: i32, index: usize) -> i32 {
-    (f64::from(depth).ln() * (index as f64).ln() * 700.0) as i32
+    let ln = &*LN;
+    let at = |x: usize| ln[x.min(ln.len() - 1)];
+    (at(depth.max(0) as usize) * at(index) * 700.0) as i32
 }
+
+/// `LN[x]`: the natural logarithm of `x`, for [`lmr_reduction`] (worked out once; a node asks
+/// for it move after move). Past the last entry the last one stands in (no node has that many
+/// moves, no search that depth).
+static LN: std::sync::LazyLock<[f64; 1024]> =
+    std::sync::LazyLock::new(|| std::array::from_fn(|x| (x as f64).ln()));
 
 /// The static evaluation a ply has when its side is in check (none is computed).
 const NO_EVAL: i32 = -INFINITE - 1;
