@@ -468,7 +468,8 @@ impl<'a> Worker<'a> {
         let late_limit = ((3 + depth * depth) / if improving { 1 } else { 2 }).max(2) as usize;
         let prunes = !pv_node && !in_check && eval != NO_EVAL;
         let checks = p.check_info();
-        while let Some(keyed) = picker.next(&self.keys(ply), p) {
+        let before = self.before(ply);
+        while let Some(keyed) = picker.next(&self.keys(ply, before), p) {
             let i = picker.picked() - 1;
             let (mv, stage, order) = (keyed.mv, keyed.stage(), keyed.key());
             // Whether it checks, from the move alone: pruned moves are never played.
@@ -480,7 +481,7 @@ impl<'a> Worker<'a> {
             if i > 0 && prunes && best > -MATE_BOUND {
                 if quiet {
                     if sel.late_move_pruning && (i >= late_limit || order < -4_000 * depth) {
-                        picker.skip_quiets(p); // so are all the quiet moves after it
+                        picker.skip_quiets(checks.as_ref()); // and all the quiet moves after it
                         continue; // late, or its history says it fails
                     }
                     // Futility: the depth it would be searched at after its reduction, and
@@ -488,7 +489,7 @@ impl<'a> Worker<'a> {
                     let lmr_depth = depth - 1 - lmr_reduction(depth, i) / 1024;
                     if sel.futility && lmr_depth < 8 && eval + 100 + 150 * lmr_depth.max(0) <= alpha
                     {
-                        picker.skip_quiets(p); // so are all the quiet moves after it
+                        picker.skip_quiets(checks.as_ref()); // and all the quiet moves after it
                         continue;
                     }
                 }

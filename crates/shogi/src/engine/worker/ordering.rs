@@ -8,7 +8,7 @@ use super::super::{EngineOptions, Stage, MAX_PLY};
 use super::eval_cache::EvalCache;
 use super::Worker;
 use crate::eval::value;
-use crate::position::{Move, Position, Square};
+use crate::position::{CheckInfo, Move, Position, Square};
 
 /// What a thread learns about move order and keeps from one search to the next.
 #[derive(Clone, Debug)]
@@ -221,13 +221,14 @@ impl Keys<'_> {
 }
 
 impl Worker<'_> {
-    /// What keys the moves of the node at `ply`.
-    pub(super) fn keys(&self, ply: usize) -> Keys<'_> {
+    /// What keys the moves of the node at `ply`, the moves before it being `before`
+    /// ([`Worker::before`], worked out once a node).
+    pub(super) fn keys(&self, ply: usize, before: [Option<usize>; 2]) -> Keys<'_> {
         Keys {
             heur: self.heur,
             options: self.shared.options,
             ply,
-            before: self.before(ply),
+            before,
         }
     }
 
@@ -359,17 +360,17 @@ impl Picker {
 
     /// Drops the quiet moves not yet handed out that do not check: the search prunes them
     /// all once it prunes one (move-count pruning and futility only grow stricter along the
-    /// order), so they need neither sorting nor handing out. Only among the quiet moves.
-    pub(super) fn skip_quiets(&mut self, p: &Position) {
+    /// order), so they need neither sorting nor handing out. Only among the quiet moves;
+    /// `checks` is the node's [`CheckInfo`] (`None`: no move checks).
+    pub(super) fn skip_quiets(&mut self, checks: Option<&CheckInfo>) {
         if !matches!(self.phase, Phase::Quiets | Phase::Plain) || self.quiets_skipped {
             return;
         }
         self.quiets_skipped = true;
-        let checks = p.check_info();
         let mut kept = self.next;
         for j in self.next..self.keyed.len() {
             let k = self.keyed[j];
-            if checks.as_ref().is_some_and(|c| c.gives_check(k.mv)) {
+            if checks.is_some_and(|c| c.gives_check(k.mv)) {
                 self.keyed[kept] = k;
                 kept += 1;
             }
@@ -391,8 +392,9 @@ impl Picker {
     fn key_moves(&mut self, keys: &Keys, p: &Position, phase: Phase) {
         self.keyed.clear();
         self.next = 0;
-        for (index, &mv) in self.moves.iter().enumerate() {
-            if Some(mv) == self.hash || Some(mv) == self.excluded {
+        let moves = std::mem::take(&mut self.moves);
+        for (index, &mv) in moves.iter().enumerate() {
+            if self.skipped(mv) {
                 continue;
             }
             let keyed = match phase {
@@ -407,6 +409,7 @@ impl Picker {
             };
             self.keyed.push(keyed);
         }
+        self.moves = moves;
     }
 
     /// The next move with its stage and key, or `None` when every move was handed out.
@@ -620,7 +623,7 @@ mod tests {
                         killed += usize::from(k.stage() == Stage::Killer);
                         got.push(k.mv);
                         if Some(got.len()) == skip && k.stage() == Stage::Quiet {
-                            picker.skip_quiets(&p);
+                            picker.skip_quiets(p.check_info().as_ref());
                             skipped_at = Some(got.len());
                         }
                     }
