@@ -47,16 +47,14 @@ fn search(sfen: &str, options: EngineOptions, depth: u32, nodes: u64) -> (i32, u
     (r.score, r.nodes)
 }
 
-/// Every switch alone, all of them together, and none.
+/// Every switch alone (a refinement with what it refines), all of them together, and none.
 fn selective_sets() -> Vec<(String, Selective)> {
     let mut sets = vec![
         ("none".to_string(), Selective::default()),
         ("all".to_string(), Selective::ALL),
     ];
     for name in Selective::NAMES {
-        let mut one = Selective::default();
-        *one.switch(name).unwrap() = true;
-        sets.push((name.to_string(), one));
+        sets.push((name.to_string(), Selective::alone(name).unwrap()));
     }
     sets
 }
@@ -167,6 +165,34 @@ fn incoherent_options_are_refused() {
     assert!(killers_unstaged.validate().is_err());
     for preset in EngineOptions::PRESETS {
         assert_eq!(EngineOptions::preset(preset).unwrap().validate(), Ok(()));
+    }
+    let mut cut_nodes_alone = EngineOptions::preset("exhaustive").unwrap();
+    cut_nodes_alone.selective.cut_nodes = true;
+    assert_eq!(
+        cut_nodes_alone.validate().unwrap_err(),
+        "CutNodes needs LMR"
+    );
+    let mut table_eval_alone = EngineOptions::preset("full").unwrap();
+    table_eval_alone.selective = Selective {
+        table_eval: true,
+        lmr: true,
+        ..Selective::default()
+    };
+    assert_eq!(
+        table_eval_alone.validate().unwrap_err(),
+        "TableEval needs NullMove or Futility or Razoring"
+    );
+    for name in Selective::NAMES {
+        let options = EngineOptions {
+            selective: Selective::alone(name).unwrap(),
+            ..EngineOptions::preset("full").unwrap()
+        };
+        assert_eq!(options.validate(), Ok(()), "{name} alone");
+        let options = EngineOptions {
+            selective: Selective::all_but(name).unwrap(),
+            ..EngineOptions::preset("full").unwrap()
+        };
+        assert_eq!(options.validate(), Ok(()), "all but {name}");
     }
 }
 

@@ -60,11 +60,13 @@ fn configs() -> Vec<Config> {
         selective: Selective::default(),
     }];
     for name in Selective::NAMES {
-        let mut one = Selective::default();
-        *one.switch(name).expect("a switch") = true;
+        let needs = Selective::needs(name);
         configs.push(Config {
-            name: format!("{name} alone"),
-            selective: one,
+            name: match needs.first() {
+                Some(base) => format!("{name} with {base}"),
+                None => format!("{name} alone"),
+            },
+            selective: Selective::alone(name).expect("a switch"),
         });
     }
     configs.push(Config {
@@ -76,8 +78,7 @@ fn configs() -> Vec<Config> {
         selective: Selective::FULL,
     });
     for name in Selective::NAMES {
-        let mut but = Selective::ALL;
-        *but.switch(name).expect("a switch") = false;
+        let but = Selective::all_but(name).expect("a switch");
         configs.push(Config {
             name: format!("all but {name}"),
             selective: but,

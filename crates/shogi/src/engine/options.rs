@@ -139,6 +139,15 @@ pub struct Selective {
     /// is the only good one and is searched a ply deeper. If the bound beats beta even so,
     /// the node fails high at once (multi-cut).
     pub singular: bool,
+    /// Cut-node reductions: late-move reductions two plies deeper at the nodes expected to
+    /// fail high (the children of a reduced search, every second ply below it), where
+    /// alpha-beta needs one refutation and the rest only confirm it.
+    pub cut_nodes: bool,
+    /// The table's bounds sharpen the static evaluation the pruning decisions read (reverse
+    /// futility, razoring, the null move, futility of moves): a stored lower bound above the
+    /// evaluation replaces it, as does an upper bound below it (mate scores never do). The
+    /// "improving" test keeps the evaluation itself.
+    pub table_eval: bool,
 }
 
 impl Selective {
@@ -152,6 +161,8 @@ impl Selective {
         late_move_pruning: true,
         see_pruning: true,
         singular: true,
+        cut_nodes: true,
+        table_eval: true,
     };
 
     /// The `full` preset's switches: all but [`Selective::singular`], which played worse
@@ -162,7 +173,7 @@ impl Selective {
     };
 
     /// The switches by name (as USI options and in the lab), in order.
-    pub const NAMES: [&'static str; 8] = [
+    pub const NAMES: [&'static str; 10] = [
         "NullMove",
         "LMR",
         "Futility",
@@ -171,6 +182,8 @@ impl Selective {
         "LateMovePruning",
         "SeePruning",
         "Singular",
+        "CutNodes",
+        "TableEval",
     ];
 
     /// The switch called `name` (one of [`Selective::NAMES`]).
@@ -184,8 +197,61 @@ impl Selective {
             "LateMovePruning" => &mut self.late_move_pruning,
             "SeePruning" => &mut self.see_pruning,
             "Singular" => &mut self.singular,
+            "CutNodes" => &mut self.cut_nodes,
+            "TableEval" => &mut self.table_eval,
             _ => return None,
         })
+    }
+
+    /// The switches the switch called `name` refines, one of which must be on for it to act:
+    /// none for the enhancements that stand alone.
+    pub fn needs(name: &str) -> &'static [&'static str] {
+        match name {
+            "CutNodes" => &["LMR"],
+            "TableEval" => &["NullMove", "Futility", "Razoring"],
+            _ => &[],
+        }
+    }
+
+    /// The switch called `name` alone, with the first switch it needs ([`Selective::needs`]).
+    pub fn alone(name: &str) -> Option<Selective> {
+        let mut s = Selective::default();
+        *s.switch(name)? = true;
+        if let Some(base) = Selective::needs(name).first() {
+            *s.switch(base)? = true;
+        }
+        Some(s)
+    }
+
+    /// Every switch but the one called `name`, and but the refinements left with nothing to
+    /// refine.
+    pub fn all_but(name: &str) -> Option<Selective> {
+        let mut s = Selective::ALL;
+        *s.switch(name)? = false;
+        for other in Selective::NAMES {
+            if s.missing(other).is_some() {
+                *s.switch(other)? = false;
+            }
+        }
+        Some(s)
+    }
+
+    /// For a switch that is on but has none of the switches it needs, what it needs.
+    fn missing(mut self, name: &str) -> Option<&'static [&'static str]> {
+        let needs = Selective::needs(name);
+        let on = *self.switch(name)?;
+        let base = needs.iter().any(|n| self.switch(n).is_some_and(|b| *b));
+        (on && !needs.is_empty() && !base).then_some(needs)
+    }
+
+    /// Refuses a refinement without what it refines ([`Selective::needs`]).
+    pub fn validate(self) -> Result<(), String> {
+        for name in Selective::NAMES {
+            if let Some(needs) = self.missing(name) {
+                return Err(format!("{name} needs {}", needs.join(" or ")));
+            }
+        }
+        Ok(())
     }
 
     /// Whether any enhancement is on.
@@ -264,7 +330,8 @@ impl EngineOptions {
 
     /// Refuses incoherent combinations: razoring and checks in the quiescence search need
     /// one; killers live in the staged picker; threads share the table, so more than one needs
-    /// one (and none is no search).
+    /// one (and none is no search); a refinement of the selective search needs what it
+    /// refines ([`Selective::needs`]).
     pub fn validate(&self) -> Result<(), String> {
         if self.threads == 0 {
             return Err("a search needs one thread at least".into());
@@ -284,6 +351,6 @@ impl EngineOptions {
         if self.continuation && !self.staged {
             return Err("the continuation history needs the staged picker".into());
         }
-        Ok(())
+        self.selective.validate()
     }
 }

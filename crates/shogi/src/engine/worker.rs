@@ -251,12 +251,12 @@ impl<'a> Worker<'a> {
     fn aspiration(&mut self, root: &Position, depth: u32, previous: i32) -> i32 {
         let width = self.shared.options.aspiration;
         if width <= 0 || depth < 4 || previous.abs() >= MATE_BOUND {
-            return self.node(root, depth as i32, -INFINITE, INFINITE, 0);
+            return self.node(root, depth as i32, -INFINITE, INFINITE, 0, false);
         }
         let mut delta = width;
         let (mut alpha, mut beta) = (previous - delta, previous + delta);
         loop {
-            let score = self.node(root, depth as i32, alpha, beta, 0);
+            let score = self.node(root, depth as i32, alpha, beta, 0, false);
             if self.aborted {
                 return score;
             }
@@ -345,8 +345,17 @@ impl<'a> Worker<'a> {
         })
     }
 
-    /// A node of the main search.
-    fn node(&mut self, p: &Position, mut depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// A node of the main search. `cut`: a node expected to fail high (see
+    /// [`super::Selective::cut_nodes`]); the root and the principal variation's nodes are not.
+    fn node(
+        &mut self,
+        p: &Position,
+        mut depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        cut: bool,
+    ) -> i32 {
         self.pv[ply].clear();
         if ply > 0 {
             if let Some(score) = self.repeated() {
@@ -411,6 +420,21 @@ impl<'a> Worker<'a> {
         self.evals[ply] = eval;
         // Better than two plies before (when both are known): prune less, reduce less.
         let improving = eval != NO_EVAL && ply >= 2 && eval > self.evals[ply - 2];
+        // What the pruning reads: the evaluation, sharpened by the table's bounds.
+        let eval = match entry.filter(|_| sel.table_eval && eval != NO_EVAL && excluded.is_none()) {
+            Some(e) => {
+                let lower = from_table(e.lower.raw(), ply);
+                let upper = from_table(e.upper.raw(), ply);
+                if lower > eval && lower < MATE_BOUND {
+                    lower
+                } else if upper < eval && upper > -MATE_BOUND {
+                    upper
+                } else {
+                    eval
+                }
+            }
+            None => eval,
+        };
         if !pv_node && !in_check && ply > 0 && excluded.is_none() && sel.any() {
             if sel.futility
                 && depth <= 5
@@ -440,7 +464,7 @@ impl<'a> Worker<'a> {
                 self.path.push((child.key(), false));
                 self.moved[ply] = None;
                 self.target[ply] = None;
-                let s = -self.node(&child, depth - 1 - r, -beta, -beta + 1, ply + 1);
+                let s = -self.node(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, !cut);
                 self.path.pop();
                 self.floor = floor;
                 if self.aborted {
@@ -511,7 +535,7 @@ impl<'a> Worker<'a> {
                 && p.see(mv) >= 0;
             let mut child_depth = depth - 1 + i32::from(extend);
             if sel.singular && !extend && ply > 0 && depth >= 6 && Some(mv) == hash_move {
-                match self.singular(p, entry, depth, beta, ply) {
+                match self.singular(p, entry, depth, beta, ply, cut) {
                     Singular::Extend => child_depth += 1,
                     Singular::Cut(score) => {
                         self.buffers[ply] = (picker, quiets_tried);
@@ -526,6 +550,9 @@ impl<'a> Worker<'a> {
                 let mut r = lmr_reduction(depth, i);
                 r += 1024 * i32::from(!pv_node) + 1024 * i32::from(!improving) - 1024;
                 r -= order * 1024 / 8_192;
+                if sel.cut_nodes && cut {
+                    r += 2048;
+                }
                 (r / 1024).clamp(0, child_depth - 1)
             } else {
                 0
@@ -538,16 +565,32 @@ impl<'a> Worker<'a> {
             }
             self.target[ply] = Some(target(mv));
             self.stages.searched[stage as usize] += 1;
+            // The children's kinds: the principal variation's first move leads to a node of
+            // the principal variation, a reduced search to a cut node, and the other
+            // null-window searches alternate cut and all nodes ply by ply.
             let score = if i == 0 {
-                -self.node(&child, child_depth, -beta, -alpha, ply + 1)
+                -self.node(
+                    &child,
+                    child_depth,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    !pv_node && !cut,
+                )
             } else {
-                let mut s =
-                    -self.node(&child, child_depth - reduction, -alpha - 1, -alpha, ply + 1);
+                let mut s = -self.node(
+                    &child,
+                    child_depth - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    reduction > 0 || !cut,
+                );
                 if reduction > 0 && s > alpha && !self.aborted {
-                    s = -self.node(&child, child_depth, -alpha - 1, -alpha, ply + 1);
+                    s = -self.node(&child, child_depth, -alpha - 1, -alpha, ply + 1, !cut);
                 }
                 if s > alpha && s < beta && !self.aborted {
-                    -self.node(&child, child_depth, -beta, -alpha, ply + 1)
+                    -self.node(&child, child_depth, -beta, -alpha, ply + 1, false)
                 } else {
                     s
                 }
@@ -603,6 +646,7 @@ impl<'a> Worker<'a> {
         depth: i32,
         beta: i32,
         ply: usize,
+        cut: bool,
     ) -> Singular {
         let Some(e) = entry else {
             return Singular::No;
@@ -616,7 +660,14 @@ impl<'a> Worker<'a> {
         };
         let singular_beta = lower - 2 * depth;
         self.excluded[ply] = Some(mv);
-        let s = self.node(p, (depth - 1) / 2, singular_beta - 1, singular_beta, ply);
+        let s = self.node(
+            p,
+            (depth - 1) / 2,
+            singular_beta - 1,
+            singular_beta,
+            ply,
+            cut,
+        );
         self.excluded[ply] = None;
         if self.aborted {
             Singular::No
