@@ -377,7 +377,8 @@ pub(super) fn run(options: &LabOptions, progress: &dyn Progress) -> Result<Repor
         reproduces: "The selective enhancements of chess and shogi engines (null move, \
                      late-move reductions, futility and its reverse, razoring, internal \
                      iterative reduction, late-move pruning, static-exchange pruning, singular \
-                     extension), alone and stacked, in prune's shogi engine (NegaScout with a table, the staged \
+                     extension; and two refinements, cut-node reductions and the table's bounds \
+                     for the pruning's evaluation, each with what it refines), alone and stacked, in prune's shogi engine (NegaScout with a table, the staged \
                      picker, quiescence, check extension) on \
                      middle game positions: nodes to a fixed depth against the exhaustive \
                      search, and how often the move and the value stay the same; and the \

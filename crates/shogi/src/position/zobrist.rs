@@ -5,7 +5,7 @@ use super::{Color, Move, Piece, Position, Square};
 
 /// Random keys for Zobrist hashing, made at compile time by SplitMix64 from a fixed seed.
 pub(super) struct Zobrist {
-    /// By color, kind ([`Kind::ALL`] order) and square.
+    /// By color, kind ([`super::Kind::ALL`] order) and square.
     piece: [[[u64; 81]; 14]; 2],
     /// By color, hand index and count (a key per piece held: the count's keys XORed together).
     hand: [[[u64; 19]; 7]; 2],
