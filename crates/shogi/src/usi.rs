@@ -291,9 +291,9 @@ impl UsiSession {
                     "option name CheckExtension type check default {}",
                     self.options.check_extension
                 ));
-                let mut selective = self.options.selective;
+                let selective = self.options.selective;
                 for name in Selective::NAMES {
-                    let on = *selective.switch(name).expect("a switch");
+                    let on = selective.get(name).expect("a switch");
                     self.send(format!("option name {name} type check default {on}"));
                 }
                 self.send(format!(

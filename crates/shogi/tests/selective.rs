@@ -148,6 +148,28 @@ fn the_singular_extension_acts_from_depth_six() {
     );
 }
 
+/// The two refinements change the search where they can act (deep enough for the reductions
+/// to have room, with a table to read): the fewer-nodes test above sees them only with what
+/// they refine, which cuts nodes by itself.
+#[test]
+fn the_refinements_change_the_search() {
+    let middle = "ln1g1gsnl/1r1s2k2/p1pppp1pp/6p2/1p7/2P6/PPSPPPPPP/2G4R1/LN2KGSNL b Bb 15";
+    let full = EngineOptions::preset("full").unwrap();
+    assert!(
+        full.selective.cut_nodes && full.selective.table_eval,
+        "on in full"
+    );
+    for name in ["CutNodes", "TableEval"] {
+        let mut without = full.clone();
+        *without.selective.switch(name).unwrap() = false;
+        assert_ne!(
+            search(middle, full.clone(), 9, u64::MAX).1,
+            search(middle, without, 9, u64::MAX).1,
+            "{name} changes nothing"
+        );
+    }
+}
+
 #[test]
 fn incoherent_options_are_refused() {
     let razoring_alone = EngineOptions {

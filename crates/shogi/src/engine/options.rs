@@ -236,12 +236,16 @@ impl Selective {
         Some(s)
     }
 
+    /// Whether the switch called `name` is on (`None`: no such switch).
+    pub fn get(mut self, name: &str) -> Option<bool> {
+        self.switch(name).map(|on| *on)
+    }
+
     /// For a switch that is on but has none of the switches it needs, what it needs.
-    fn missing(mut self, name: &str) -> Option<&'static [&'static str]> {
+    fn missing(self, name: &str) -> Option<&'static [&'static str]> {
         let needs = Selective::needs(name);
-        let on = *self.switch(name)?;
-        let base = needs.iter().any(|n| self.switch(n).is_some_and(|b| *b));
-        (on && !needs.is_empty() && !base).then_some(needs)
+        let base = needs.iter().any(|n| self.get(n) == Some(true));
+        (self.get(name)? && !needs.is_empty() && !base).then_some(needs)
     }
 
     /// Refuses a refinement without what it refines ([`Selective::needs`]).
