@@ -629,6 +629,18 @@ impl Position {
         self.generate(moves, Gen::All, true);
     }
 
+    /// How many legal moves the side to move has, the drops on one square counted once (the
+    /// mate solver's estimate of a defence: interpositions by drops on a square stand or fall
+    /// together, and it searches them one after another).
+    pub fn count_legal_by_square(&self) -> usize {
+        let mut count = movegen::CountBySquare {
+            moves: 0,
+            drop_squares: 0,
+        };
+        self.generate(&mut count, Gen::All, true);
+        count.moves + count.drop_squares.count_ones() as usize
+    }
+
     /// The legal moves, appended to `moves` (perft's way: no allocation).
     pub(crate) fn legal_into(&self, moves: &mut MoveList) {
         self.generate(moves, Gen::All, true);

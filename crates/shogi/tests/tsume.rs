@@ -182,10 +182,11 @@ fn easy_edo_problems_are_mated() {
         }
     }
     eprintln!("{mated} of the 200 mated within the limit");
-    // 76 and 77 in the runs of 2026-11-28 (the count moves a little with the search's order);
-    // far fewer would mean a weaker solver.
+    // 119 since the defender's drops on one square wait for each other (76 and 77 before, in
+    // the runs of 2026-11-28; the count moves a little with the search's order); far fewer
+    // would mean a weaker solver.
     assert!(
-        mated >= 70,
+        mated >= 110,
         "only {mated} of the 200 mated within the limit"
     );
 }

@@ -11,6 +11,11 @@
 //! graph-history interaction: a position disproved through a loop is not disproved for other
 //! paths). Depth-limited searches keep their disproofs with the depth they hold to.
 //!
+//! The defender's interpositions by drops on one square are searched one after another: the
+//! next kind only once the one before is proved (and a move left unpromoted only once the
+//! same move promoting is), so that a check the defender can answer with many drops does not
+//! look many times harder to prove than it is (KomoringHeights delays them in the same way).
+//!
 //! The mate found first is then shortened: searched again for a mate two plies shorter until
 //! there is none, which makes its length the shortest mate against the longest resistance.
 //! The rules are the strict ones: every interposition is a defence, the futile ones (無駄合)

@@ -84,6 +84,13 @@ struct Child {
     known: Option<Numbers>,
     /// Whether the attacker was found to have no mate in one there.
     no_mate_in_one: bool,
+    /// The defender's reply searched only once this earlier one is proved: a drop waits for
+    /// the drop before it on the same square, a move left unpromoted for the same move
+    /// promoting (they stand or fall together, and counting them all at once would make a
+    /// defence by interposition look far harder to break than it is).
+    waits_for: Option<usize>,
+    /// Whether it was proved when its node's numbers were last worked out.
+    proved: bool,
 }
 
 impl<'a> Solver<'a> {
@@ -159,7 +166,7 @@ impl<'a> Solver<'a> {
             .table
             .find(position.board_key(), &hand, plies)
             .is_none();
-        let mut moves = Vec::new();
+        let mut moves = Vec::with_capacity(64);
         if attacking {
             if plies == 0 {
                 let hands = self.disproof_hand_of_leaf(position);
@@ -222,6 +229,8 @@ impl<'a> Solver<'a> {
                     .then(|| Numbers::disproved(UNLIMITED, true, hand));
                 Child {
                     mv,
+                    waits_for: None,
+                    proved: false,
                     known: None,
                     initial: Numbers::UNKNOWN,
                     key,
@@ -232,11 +241,38 @@ impl<'a> Solver<'a> {
                 }
             })
             .collect();
+        if !attacking {
+            // The defender's drops on one square, and a move left unpromoted beside the same
+            // move promoting, are searched one after another (`Child::waits_for`).
+            let mut last_drop = [usize::MAX; 81];
+            for i in 0..children.len() {
+                children[i].waits_for = match children[i].mv {
+                    Move::Drop { to, .. } => {
+                        let before = std::mem::replace(&mut last_drop[usize::from(to.0)], i);
+                        (before != usize::MAX).then_some(before)
+                    }
+                    Move::Normal {
+                        from,
+                        to,
+                        promote: false,
+                    } if unpromoted_by_choice(position, children[i].mv, &moves) => {
+                        children[..i].iter().position(|c| {
+                            c.mv == Move::Normal {
+                                from,
+                                to,
+                                promote: true,
+                            }
+                        })
+                    }
+                    Move::Normal { .. } => None,
+                };
+            }
+        }
         if attacking {
             // A check the defender has few replies to is likelier to mate: a new child's
-            // proof number starts at the number of replies (df-pn+). A pawn, bishop or rook
+            // proof number starts at the number of replies (df-pn+), the drops on one square
+            // counted once (they wait for each other there). A pawn, bishop or rook
             // that could promote and does not is seldom better: twice the number.
-            let mut replies = Vec::new();
             for child in &mut children {
                 if self
                     .table
@@ -246,9 +282,7 @@ impl<'a> Solver<'a> {
                     continue;
                 }
                 let after = child.position.insert(position.play(child.mv));
-                replies.clear();
-                after.generate_legal(&mut replies);
-                let mut n = (replies.len() as Number).max(1);
+                let mut n = (after.count_legal_by_square() as Number).max(1);
                 if unpromoted_by_choice(position, child.mv, &moves) {
                     n *= 2;
                 }
@@ -257,9 +291,11 @@ impl<'a> Solver<'a> {
         }
         if !attacking && child_plies >= 1 && first_visit {
             // The replies the attacker mates at once are settled on the node's first visit:
-            // its proof number then counts only the replies that need a search.
+            // its proof number then counts only the replies that need a search. (A reply that
+            // waits for another is tested when its node first comes.)
             for child in &mut children {
                 if child.path_only.is_none()
+                    && child.waits_for.is_none()
                     && !self
                         .table
                         .get(child.key, &child.hand, child_plies)
@@ -384,7 +420,14 @@ impl<'a> Solver<'a> {
         // intersection), and whether any is for this path only; the defender's: its best
         // refutation (for every path first, then the deepest).
         let mut refutation: Option<(Plies, bool, Hand)> = None;
-        for (i, child) in children.iter_mut().enumerate() {
+        for i in 0..children.len() {
+            if let Some(j) = children[i].waits_for {
+                if !children[j].proved {
+                    children[i].proved = false;
+                    continue;
+                }
+            }
+            let child = &mut children[i];
             let n = match (child.path_only, child.known) {
                 (Some(n), _) => n,
                 (None, Some(n)) if n.is_settled() || !refresh => n,
@@ -400,6 +443,7 @@ impl<'a> Solver<'a> {
                     n
                 }
             };
+            child.proved = n.is_proved();
             let child = &*child;
             let (own, other) = if attacking {
                 (n.pn, n.dn)

@@ -100,6 +100,23 @@ impl MoveSink for MoveList {
     }
 }
 
+/// Counts the moves it is given, the drops on one square once (see
+/// [`Position::count_legal_by_square`]).
+pub(super) struct CountBySquare {
+    pub(super) moves: usize,
+    pub(super) drop_squares: Bitboard,
+}
+
+impl MoveSink for CountBySquare {
+    #[inline(always)]
+    fn push(&mut self, mv: Move) {
+        match mv {
+            Move::Drop { to, .. } => self.drop_squares |= bit(to),
+            Move::Normal { .. } => self.moves += 1,
+        }
+    }
+}
+
 /// Notes whether it was given a move, and then wants no more.
 struct Any(bool);
 
