@@ -652,9 +652,19 @@ impl<'a> CheckTargets<'a> {
         // A piece of ours of kind k checks from `checks[k]`: where their piece of that kind
         // on the king's square would attack (the moved piece's own square left occupied
         // changes nothing: it was not on a line to the king that it attacked along).
+        // (Each slider's lines from the king worked out once: a horse's are a bishop's, a
+        // dragon's a rook's.)
+        let bishop = bitboard::bishop_attacks(king, occupied);
+        let rook = bitboard::rook_attacks(king, occupied);
         let mut checks = [0; 14];
         for kind in Kind::ALL {
-            checks[kind as usize] = bitboard::attacks(us.flip(), kind, king, occupied);
+            let steps = bitboard::step_attacks(us.flip(), kind, king);
+            checks[kind as usize] = match kind {
+                Kind::Lance => bitboard::lance_attacks(us.flip(), king, occupied),
+                Kind::Bishop | Kind::Horse => steps | bishop,
+                Kind::Rook | Kind::Dragon => steps | rook,
+                _ => steps,
+            };
         }
         Some(CheckTargets {
             position,
