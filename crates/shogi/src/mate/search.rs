@@ -251,20 +251,16 @@ impl<'a> Solver<'a> {
                         let before = std::mem::replace(&mut last_drop[usize::from(to.0)], i);
                         (before != usize::MAX).then_some(before)
                     }
-                    Move::Normal {
-                        from,
-                        to,
-                        promote: false,
-                    } if unpromoted_by_choice(position, children[i].mv, &moves) => {
-                        children[..i].iter().position(|c| {
-                            c.mv == Move::Normal {
-                                from,
-                                to,
-                                promote: true,
-                            }
-                        })
-                    }
-                    Move::Normal { .. } => None,
+                    // The generator gives a move promoting just before the same move not.
+                    Move::Normal { .. } => (i > 0
+                        && unpromoted_by_choice(position, children[i].mv, &moves))
+                    .then(|| {
+                        debug_assert!(matches!(
+                            children[i - 1].mv,
+                            Move::Normal { promote: true, .. }
+                        ));
+                        i - 1
+                    }),
                 };
             }
         }
