@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
-use prune_shogi::mate::{solve_mate, MateConfig, MateOutcome, MateReport};
+use prune_shogi::mate::{solve_mate, MateConfig, MateOutcome, MateReport, MateRules};
 use prune_shogi::Position;
 use serde_json::json;
 
@@ -39,6 +39,11 @@ pub struct MateArgs {
     /// Stop at the first mate found instead of shortening it to the shortest.
     #[arg(long)]
     pub first: bool,
+    /// What counts as mate: `strict` (the game's rules: every interposition is a defence, a
+    /// mate ends in checkmate) or `tsume` (the problem convention: a check answered only by
+    /// futile drops, each taken with mate, is mate; published problems count so).
+    #[arg(long, default_value = "strict", value_name = "RULES")]
+    pub rules: String,
     /// Only the first N positions of the file.
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
@@ -137,11 +142,16 @@ pub fn run(args: &MateArgs) -> Result<(), CliError> {
         }
         t => t.map(Duration::from_secs_f64),
     };
+    let rules: MateRules = args
+        .rules
+        .parse()
+        .map_err(|e| CliError::Usage(format!("--rules: {e}")))?;
     let config = MateConfig {
         max_nodes: args.nodes,
         time,
         max_plies: args.max_plies,
         shortest: !args.first,
+        rules,
         ..MateConfig::default()
     };
     // Every problem on one thread with the solver's stack.
@@ -191,6 +201,7 @@ fn solve_all(
                     "result": outcome_name(report.outcome),
                     "plies": (report.outcome == MateOutcome::Mate).then_some(report.plies),
                     "shortest": report.shortest,
+                    "rules": config.rules.name(),
                     "stated": problem.stated,
                     "nodes": report.nodes,
                     "entries": report.entries,
@@ -212,7 +223,7 @@ fn solve_all(
     }
     if !args.json {
         println!("{table}");
-        summary.print();
+        summary.print(config.rules);
     }
     Ok(())
 }
@@ -284,7 +295,7 @@ impl Summary {
         }
     }
 
-    fn print(&self) {
+    fn print(&self, rules: MateRules) {
         let n = self.positions.max(1) as f64;
         println!(
             "{} positions: {} mates, {} no mate, {} unknown{}; time mean {:.3} s, max {:.3} s; \
@@ -304,10 +315,13 @@ impl Summary {
         );
         if self.as_stated + self.differ.len() > 0 {
             println!(
-                "lengths as the source states: {} of {} (strict rules: every interposition \
-                 counts)",
+                "lengths as the source states: {} of {} ({})",
                 self.as_stated,
-                self.as_stated + self.differ.len()
+                self.as_stated + self.differ.len(),
+                match rules {
+                    MateRules::Strict => "strict rules: every interposition counts",
+                    MateRules::Tsume => "tsume rules: futile drops at the end do not count",
+                }
             );
         }
     }

@@ -24,6 +24,27 @@ fn a_position_on_the_command_line_is_solved() {
     assert!(stdout(&o).contains("no mate"), "{}", stdout(&o));
 }
 
+/// antma tsume1_futile_drops-01 (in `../shared/data/tsume/antma.tsv`): a mate in 1 by the
+/// tsume convention (antma's count), 3 by the strict rules (a drop on 2a, taken with mate).
+const FUTILE_DROPS: &str = "6Snl/5+Rg1k/6ppp/9/9/9/9/9/9 b r2b3g3s3n3l15p 1";
+
+#[test]
+fn the_rules_say_what_counts_as_mate() {
+    for (rules, plies) in [("strict", 3), ("tsume", 1)] {
+        let o = prune(&["mate", FUTILE_DROPS, "--rules", rules, "--json"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        assert_eq!(v["result"], "mate", "{v}");
+        assert_eq!(v["plies"], plies, "{v}");
+        assert_eq!(v["rules"], rules, "{v}");
+        assert_eq!(v["shortest"], true, "{v}");
+    }
+    // The default is strict.
+    let o = prune(&["mate", FUTILE_DROPS, "--json"]);
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["rules"], "strict", "{v}");
+}
+
 #[test]
 fn a_suite_file_is_checked_against_its_stated_lengths() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -65,6 +86,10 @@ fn bad_input_gets_a_clear_error() {
             "only shogi has a mate solver",
         ),
         (&["mate"], "no position"),
+        (
+            &["mate", MATE_IN_THREE, "--rules", "loose"],
+            "--rules: unknown rules 'loose': expected strict or tsume",
+        ),
         (
             &["mate", MATE_IN_THREE, "--time", "0"],
             "--time: expected a positive number",

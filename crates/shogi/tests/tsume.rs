@@ -10,10 +10,16 @@
 //! - The shortest mate checked against a brute-force oracle (every check, every reply, no
 //!   table) on the short problems: a mate within the length found, none two plies shorter.
 //! - The Edo collections' easier problems (Zuko and Musou): mates found and lines checked.
+//! - The tsume convention ([`MateRules::Tsume`]): antma's rows solved with the lengths the
+//!   source states (it counts by the convention), sugyan's no longer than strictly, and the
+//!   Edo sources' 200 lines all mates by it, the 7 that end before a futile drop (flagged by
+//!   the source and the suite's README) mates by it alone.
 
 use std::path::PathBuf;
 
-use prune_shogi::mate::{check_mating_line, solve_mate, MateConfig, MateError, MateOutcome};
+use prune_shogi::mate::{
+    check_line, check_mating_line, solve_mate, MateConfig, MateError, MateOutcome, MateRules,
+};
 use prune_shogi::{Move, Position};
 
 /// One row of a suite: id, SFEN, the source's plies (0: no mate).
@@ -21,6 +27,8 @@ struct Row {
     id: String,
     sfen: String,
     plies: usize,
+    /// The source's line (USI moves), `-` or `nomate` without one.
+    solution: String,
 }
 
 fn suite(name: &str) -> Vec<Row> {
@@ -36,6 +44,7 @@ fn suite(name: &str) -> Vec<Row> {
                 id: f[0].to_string(),
                 sfen: f[1].to_string(),
                 plies: f[2].parse().unwrap(),
+                solution: f[3].to_string(),
             }
         })
         .collect()
@@ -189,4 +198,97 @@ fn easy_edo_problems_are_mated() {
         mated >= 110,
         "only {mated} of the 200 mated within the limit"
     );
+}
+
+/// The tsume rules: solved as the whole suite would be (shortest mates), each line checked by
+/// those rules; lengths as antma states them (it counts by the convention: its rows named
+/// `futile_drops`, and `tsume1-03`, `tsume1-05`, `tsume3-19`, `tsume5-03`, `tsume5-06`, whose
+/// strict lengths are longer, see `STRICT`); sugyan's (strict lengths, checked by cshogi) at
+/// most as long as stated.
+#[test]
+fn the_library_suites_under_the_tsume_convention() {
+    let config = MateConfig {
+        rules: MateRules::Tsume,
+        ..MateConfig::default()
+    };
+    let mut as_stated = 0;
+    let mut shorter = Vec::new();
+    for name in ["antma.tsv", "sugyan.tsv"] {
+        for row in suite(name) {
+            let p: Position = row.sfen.parse().unwrap();
+            let Ok(report) = solve_mate(&p, &config, None) else {
+                assert_eq!(row.id, "tsume1_futile_drops-nomate-01");
+                continue;
+            };
+            if row.plies == 0 {
+                // antma's "no mate in 1" that mates in 3, as under strict rules.
+                let expected = if row.id == "no_tsume1-01" {
+                    MateOutcome::Mate
+                } else {
+                    MateOutcome::NoMate
+                };
+                assert_eq!(report.outcome, expected, "{}", row.id);
+                continue;
+            }
+            assert_eq!(report.outcome, MateOutcome::Mate, "{}", row.id);
+            assert!(report.shortest, "{}", row.id);
+            if let Err(e) = check_line(&p, &report.line, MateRules::Tsume) {
+                panic!("{}: {e}", row.id);
+            }
+            assert_eq!(report.line.len(), report.plies, "{}", row.id);
+            if name == "antma.tsv" || report.plies == row.plies {
+                assert_eq!(report.plies, row.plies, "{}: {:?}", row.id, report.line);
+                as_stated += 1;
+            } else {
+                // Shorter where the strict defence's longest line ends in futile drops.
+                assert!(report.plies < row.plies, "{}", row.id);
+                shorter.push(row.id);
+            }
+        }
+    }
+    eprintln!("shorter than sugyan's strict lengths: {shorter:?}");
+    assert_eq!(
+        as_stated + shorter.len(),
+        67 + 36,
+        "every mate of the two suites"
+    );
+}
+
+/// The Edo sources' lines: every one a mate by the tsume convention; by the strict rules all
+/// but the 7 the suite's README lists (each ends with the defender left only drops that the
+/// attacker takes with mate; the source marks them unverified).
+#[test]
+fn every_edo_line_mates_by_the_tsume_convention() {
+    let flagged = [
+        "zukou-026",
+        "zukou-073",
+        "zukou-093",
+        "musou-028",
+        "musou-031",
+        "musou-037",
+        "musou-043",
+    ];
+    let mut strict_failures = Vec::new();
+    for name in ["zukou.tsv", "musou.tsv"] {
+        for row in suite(name) {
+            let mut p: Position = row.sfen.parse().unwrap();
+            let line: Vec<Move> = row
+                .solution
+                .split(' ')
+                .map(|text| {
+                    let mv = p.parse_move(text).unwrap();
+                    p = p.play(mv);
+                    mv
+                })
+                .collect();
+            let start: Position = row.sfen.parse().unwrap();
+            if let Err(e) = check_line(&start, &line, MateRules::Tsume) {
+                panic!("{}: {e}", row.id);
+            }
+            if check_mating_line(&start, &line).is_err() {
+                strict_failures.push(row.id);
+            }
+        }
+    }
+    assert_eq!(strict_failures, flagged);
 }

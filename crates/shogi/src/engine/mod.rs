@@ -27,7 +27,7 @@ use prune_search::{TableAllocError, TranspositionTable};
 
 mod options;
 mod worker;
-use crate::mate::{solve_mate, MateConfig, MateOutcome};
+use crate::mate::{solve_mate, MateConfig, MateOutcome, MateRules};
 use crate::position::{Move, Position};
 pub use options::{EngineOptions, EvalKind, Selective, ROOT_MATE_NODES};
 use worker::{Heuristics, Shared, Worker};
@@ -340,6 +340,8 @@ impl Engine {
             max_plies: ROOT_MATE_PLIES,
             max_entries: 1 << 20,
             shortest: false,
+            // A game's mate ends in checkmate.
+            rules: MateRules::Strict,
         };
         let Ok(report) = solve_mate(root, &config, Some(&self.stop)) else {
             return (None, 0);

@@ -18,14 +18,19 @@
 //!
 //! The mate found first is then shortened: searched again for a mate two plies shorter until
 //! there is none, which makes its length the shortest mate against the longest resistance.
-//! The rules are the strict ones: every interposition is a defence, the futile ones (無駄合)
-//! included, so a problem whose published solution ignores futile interpositions can be
-//! longer here.
+//!
+//! Two rules ([`MateRules`]): the strict ones (the default), where every interposition is a
+//! defence, the futile ones (無駄合) included, and a mate ends in checkmate; and the tsume
+//! convention's at the end of a line, where a check the defender can answer only by futile
+//! drops counts as mate (see [`MateRules::Tsume`] for what counts as futile). Published
+//! problems are counted by the convention, so their lengths can be shorter than the strict
+//! ones.
 
 mod search;
 mod table;
 
 use std::cell::Cell;
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -33,6 +38,82 @@ use std::time::{Duration, Instant};
 use crate::{Move, Position};
 use search::Solver;
 use table::{Plies, UNLIMITED};
+
+/// What counts as mate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MateRules {
+    /// The rules of the game: every legal reply is a defence, and a mate ends with the
+    /// defender in check and without a legal reply.
+    #[default]
+    Strict,
+    /// The tsume convention on futile interpositions (無駄合) at the end of a line: a check
+    /// the defender can answer only by drops, each of which the attacker takes (on the square
+    /// it was dropped on) with a check that mates, or that the defender again can answer only
+    /// so, counts as mate; those drops and captures are not played and not counted. An
+    /// interposition by a piece moved there, a king's move or a capture of the checker is
+    /// always a defence, and a futile drop in the middle of a line (taken, and the mate goes
+    /// on longer) is counted as under strict rules.
+    Tsume,
+}
+
+impl MateRules {
+    /// The name the command line and the JSON use (`strict`, `tsume`).
+    pub fn name(self) -> &'static str {
+        match self {
+            MateRules::Strict => "strict",
+            MateRules::Tsume => "tsume",
+        }
+    }
+}
+
+impl std::str::FromStr for MateRules {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "strict" => Ok(MateRules::Strict),
+            "tsume" => Ok(MateRules::Tsume),
+            _ => Err(format!("unknown rules '{s}': expected strict or tsume")),
+        }
+    }
+}
+
+/// Whether the defender to move in `position` (in check, `replies` its legal replies) is
+/// mated under [`MateRules::Tsume`] though it has replies: every reply a drop the attacker
+/// takes with a check that mates (or leaves only such drops again).
+pub(crate) fn only_futile_drops(position: &Position, replies: &[Move]) -> bool {
+    // The drops of different kinds, taken in turn, meet the same positions again: each is
+    // judged once.
+    futile_drops(position, replies, &mut HashMap::new())
+}
+
+/// [`only_futile_drops`] with what was judged so far (by position key).
+fn futile_drops(position: &Position, replies: &[Move], judged: &mut HashMap<u64, bool>) -> bool {
+    !replies.is_empty()
+        && replies.iter().all(|mv| matches!(mv, Move::Drop { .. }))
+        && replies.iter().all(|&reply| {
+            let Move::Drop { to: square, .. } = reply else {
+                return false;
+            };
+            let after = position.play(reply);
+            let mut captures = Vec::new();
+            after.generate_checks(&mut captures);
+            captures.iter().any(|&capture| {
+                if !matches!(capture, Move::Normal { to, .. } if to == square) {
+                    return false;
+                }
+                let next = after.play(capture);
+                if let Some(&known) = judged.get(&next.key()) {
+                    return known;
+                }
+                let mut answers = Vec::new();
+                next.generate_legal(&mut answers);
+                let mated = answers.is_empty() || futile_drops(&next, &answers, judged);
+                judged.insert(next.key(), mated);
+                mated
+            })
+        })
+}
 
 /// How the solver searches.
 #[derive(Clone, Debug)]
@@ -47,6 +128,8 @@ pub struct MateConfig {
     pub max_entries: usize,
     /// Whether the mate found is shortened to the shortest one.
     pub shortest: bool,
+    /// What counts as mate.
+    pub rules: MateRules,
 }
 
 impl Default for MateConfig {
@@ -57,6 +140,7 @@ impl Default for MateConfig {
             max_plies: 4_095,
             max_entries: 8_000_000,
             shortest: true,
+            rules: MateRules::Strict,
         }
     }
 }
@@ -181,6 +265,7 @@ fn solve(
     stop: Option<&AtomicBool>,
 ) -> Result<MateReport, MateError> {
     let mut solver = Solver::new(position.side_to_move(), config.max_entries);
+    solver.tsume = config.rules == MateRules::Tsume;
     solver.max_nodes = config.max_nodes;
     solver.deadline = config.time.map(|t| Instant::now() + t);
     solver.stop = stop;
@@ -234,6 +319,12 @@ fn solve(
 /// Whether `line` is a mate from `position`: every move legal, every attacker move (the
 /// even plies) a check, an odd number of plies, and no legal reply at the end; else what fails.
 pub fn check_mating_line(position: &Position, line: &[Move]) -> Result<(), String> {
+    check_line(position, line, MateRules::Strict)
+}
+
+/// As [`check_mating_line`], the end judged by `rules`: under [`MateRules::Tsume`] the
+/// defender may be left with futile drops only.
+pub fn check_line(position: &Position, line: &[Move], rules: MateRules) -> Result<(), String> {
     if line.len().is_multiple_of(2) {
         return Err(format!(
             "{} plies: a mate ends on the attacker's move",
@@ -250,7 +341,8 @@ pub fn check_mating_line(position: &Position, line: &[Move]) -> Result<(), Strin
             return Err(format!("{mv} at ply {ply} does not check"));
         }
     }
-    if p.legal_moves().is_empty() {
+    let replies = p.legal_moves();
+    if replies.is_empty() || (rules == MateRules::Tsume && only_futile_drops(&p, &replies)) {
         Ok(())
     } else {
         Err(format!("no checkmate at the end: {p}"))

@@ -5,6 +5,7 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use super::only_futile_drops;
 use super::table::{Hand, Number, Numbers, Plies, Table, INFINITE, UNLIMITED};
 
 /// Whether `mv` leaves a pawn, bishop or rook unpromoted where `moves` has it promoting.
@@ -65,6 +66,8 @@ pub(super) struct Solver<'a> {
     pub stopped: bool,
     /// The positions on the current path (their full keys: board, hands, side to move).
     path: HashSet<u64>,
+    /// Whether a defender left with futile drops only is mated ([`super::MateRules::Tsume`]).
+    pub tsume: bool,
 }
 
 /// A child of a node, played once when the node is expanded.
@@ -105,6 +108,7 @@ impl<'a> Solver<'a> {
             stop: None,
             stopped: false,
             path: HashSet::new(),
+            tsume: false,
         }
     }
 
@@ -181,6 +185,9 @@ impl<'a> Solver<'a> {
                 }
             }
             if plies < 3 {
+                if self.tsume && self.futile_mate_in_one(position).is_some() {
+                    return self.store(position, Numbers::proved(1, hand));
+                }
                 // No mate in one, and no room for a longer one (for this hand: with more,
                 // the defender might lack a piece to block with).
                 return self.store(position, Numbers::disproved(plies, false, hand));
@@ -195,6 +202,11 @@ impl<'a> Solver<'a> {
             if moves.is_empty() {
                 let hands = self.and_proof_hand(position, [0; 7]);
                 return self.store(position, Numbers::proved(0, hands));
+            }
+            if self.tsume && only_futile_drops(position, &moves) {
+                // Mated by the convention (with this hand or more: the defender then has
+                // fewer drops, each as futile).
+                return self.store(position, Numbers::proved(0, hand));
             }
             if plies == 0 {
                 return self.store(position, Numbers::disproved(0, false, hand));
@@ -354,6 +366,34 @@ impl<'a> Solver<'a> {
         };
         self.path.remove(&full_key);
         self.store(position, numbers)
+    }
+
+    /// A check after which the defender has only futile drops (mate by the convention), if
+    /// any: the strict mates in one are looked for apart.
+    fn futile_mate_in_one(&self, position: &Position) -> Option<Move> {
+        let mut checks = Vec::new();
+        position.generate_checks(&mut checks);
+        let mut replies = Vec::new();
+        checks.into_iter().find(|&mv| {
+            let after = position.play(mv);
+            if !after.check_can_be_blocked() {
+                return false;
+            }
+            replies.clear();
+            after.generate_legal(&mut replies);
+            only_futile_drops(&after, &replies)
+        })
+    }
+
+    /// A mate in one by the solver's rules: checkmate, or (tsume) futile drops only.
+    fn mate_in_one(&self, position: &Position) -> Option<Move> {
+        position.mate_in_one().or_else(|| {
+            if self.tsume {
+                self.futile_mate_in_one(position)
+            } else {
+                None
+            }
+        })
     }
 
     /// The least hand with which the attacker's `mv` still mates at once in `position`: the
@@ -587,7 +627,7 @@ impl<'a> Solver<'a> {
             moves.clear();
             let (mv, child) = if position.side_to_move() == self.attacker {
                 if left == 1 {
-                    line.push(position.mate_in_one()?);
+                    line.push(self.mate_in_one(&position)?);
                     return Some(line);
                 }
                 position.generate_checks(&mut moves);
@@ -604,7 +644,7 @@ impl<'a> Solver<'a> {
                 })?
             } else {
                 position.generate_legal(&mut moves);
-                if moves.is_empty() {
+                if moves.is_empty() || (self.tsume && only_futile_drops(&position, &moves)) {
                     return (left == 0).then_some(line);
                 }
                 // The replies with the longest mates the table knows first.
@@ -634,7 +674,7 @@ impl<'a> Solver<'a> {
         while left > 0 && line.len() < usize::from(plies) {
             let attacking = position.side_to_move() == self.attacker;
             if attacking {
-                if let Some(mv) = position.mate_in_one() {
+                if let Some(mv) = self.mate_in_one(&position) {
                     line.push(mv);
                     break;
                 }
