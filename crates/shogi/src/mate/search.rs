@@ -1,12 +1,11 @@
 //! df-pn over checks and evasions: the attacker's nodes (OR) try the checks, the defender's
 //! (AND) every legal reply, and a defender without one is mated.
 
-use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::only_futile_drops;
-use super::table::{Hand, Number, Numbers, Plies, Table, INFINITE, UNLIMITED};
+use super::table::{Hand, KeySet, Number, Numbers, Plies, Table, INFINITE, UNLIMITED};
 
 /// Whether `mv` leaves a pawn, bishop or rook unpromoted where `moves` has it promoting.
 fn unpromoted_by_choice(position: &Position, mv: Move, moves: &[Move]) -> bool {
@@ -65,7 +64,9 @@ pub(super) struct Solver<'a> {
     /// Set when a limit is met: every frame returns at once.
     pub stopped: bool,
     /// The positions on the current path (their full keys: board, hands, side to move).
-    path: HashSet<u64>,
+    path: KeySet,
+    /// Move and child lists to reuse, one pair a ply of the current path.
+    spare: Vec<(Vec<Move>, Vec<Child>)>,
     /// Whether a defender left with futile drops only is mated ([`super::MateRules::Tsume`]).
     pub tsume: bool,
 }
@@ -107,7 +108,8 @@ impl<'a> Solver<'a> {
             deadline: None,
             stop: None,
             stopped: false,
-            path: HashSet::new(),
+            path: KeySet::default(),
+            spare: Vec::new(),
             tsume: false,
         }
     }
@@ -163,6 +165,26 @@ impl<'a> Solver<'a> {
         plies: Plies,
         no_mate_in_one: bool,
     ) -> Numbers {
+        // The move and child lists of this ply, kept from one visit to the next (no
+        // allocation per node).
+        let mut lists = self.spare.pop().unwrap_or_default();
+        lists.0.clear();
+        lists.1.clear();
+        let numbers = self.expand(position, th_pn, th_dn, plies, no_mate_in_one, &mut lists);
+        self.spare.push(lists);
+        numbers
+    }
+
+    /// [`Solver::mid`] with the lists to fill.
+    fn expand(
+        &mut self,
+        position: &Position,
+        th_pn: Number,
+        th_dn: Number,
+        plies: Plies,
+        no_mate_in_one: bool,
+        (moves, children): &mut (Vec<Move>, Vec<Child>),
+    ) -> Numbers {
         self.count_node();
         let attacking = position.side_to_move() == self.attacker;
         let hand = position.hand(self.attacker);
@@ -170,7 +192,6 @@ impl<'a> Solver<'a> {
             .table
             .find(position.board_key(), &hand, plies)
             .is_none();
-        let mut moves = Vec::with_capacity(64);
         if attacking {
             if plies == 0 {
                 let hands = self.disproof_hand_of_leaf(position);
@@ -192,18 +213,18 @@ impl<'a> Solver<'a> {
                 // the defender might lack a piece to block with).
                 return self.store(position, Numbers::disproved(plies, false, hand));
             }
-            position.generate_checks(&mut moves);
+            position.generate_checks(moves);
             if moves.is_empty() {
                 let hands = self.disproof_hand_of_leaf(position);
                 return self.store(position, Numbers::disproved(UNLIMITED, false, hands));
             }
         } else {
-            position.generate_legal(&mut moves);
+            position.generate_legal(moves);
             if moves.is_empty() {
                 let hands = self.and_proof_hand(position, [0; 7]);
                 return self.store(position, Numbers::proved(0, hands));
             }
-            if self.tsume && only_futile_drops(position, &moves) {
+            if self.tsume && only_futile_drops(position, moves) {
                 // Mated by the convention (with this hand or more: the defender then has
                 // fewer drops, each as futile).
                 return self.store(position, Numbers::proved(0, hand));
@@ -215,9 +236,7 @@ impl<'a> Solver<'a> {
         let child_plies = plies.saturating_sub(1).min(UNLIMITED - 1);
         // The children by their keys; a child is played only when it is needed.
         let board_key = position.board_key();
-        let mut children: Vec<Child> = moves
-            .iter()
-            .map(|&mv| {
+        children.extend(moves.iter().map(|&mv| {
                 let (key, full) = position.keys_after(board_key, mv);
                 let mut hand = hand;
                 if attacking {
@@ -251,8 +270,7 @@ impl<'a> Solver<'a> {
                     path_only,
                     no_mate_in_one: false,
                 }
-            })
-            .collect();
+            }));
         if !attacking {
             // The defender's drops on one square, and a move left unpromoted beside the same
             // move promoting, are searched one after another (`Child::waits_for`).
@@ -265,7 +283,7 @@ impl<'a> Solver<'a> {
                     }
                     // The generator gives a move promoting just before the same move not.
                     Move::Normal { .. } => (i > 0
-                        && unpromoted_by_choice(position, children[i].mv, &moves))
+                        && unpromoted_by_choice(position, children[i].mv, moves))
                     .then(|| {
                         debug_assert!(matches!(
                             children[i - 1].mv,
@@ -281,7 +299,7 @@ impl<'a> Solver<'a> {
             // proof number starts at the number of replies (df-pn+), the drops on one square
             // counted once (they wait for each other there). A pawn, bishop or rook
             // that could promote and does not is seldom better: twice the number.
-            for child in &mut children {
+            for child in children.iter_mut() {
                 if self
                     .table
                     .find(child.key, &child.hand, child_plies)
@@ -291,7 +309,7 @@ impl<'a> Solver<'a> {
                 }
                 let after = child.position.insert(position.play(child.mv));
                 let mut n = (after.count_legal_by_square() as Number).max(1);
-                if unpromoted_by_choice(position, child.mv, &moves) {
+                if unpromoted_by_choice(position, child.mv, moves) {
                     n *= 2;
                 }
                 child.initial = Numbers::open(n, INITIAL_DN.min(n));
@@ -301,7 +319,7 @@ impl<'a> Solver<'a> {
             // The replies the attacker mates at once are settled on the node's first visit:
             // its proof number then counts only the replies that need a search. (A reply that
             // waits for another is tested when its node first comes.)
-            for child in &mut children {
+            for child in children.iter_mut() {
                 if child.path_only.is_none()
                     && child.waits_for.is_none()
                     && !self
@@ -327,7 +345,7 @@ impl<'a> Solver<'a> {
             let refresh = iteration.is_multiple_of(REFRESH_EVERY);
             iteration += 1;
             let (numbers, best, second, best_other) =
-                self.combine(position, &mut children, attacking, child_plies, refresh);
+                self.combine(position, children, attacking, child_plies, refresh);
             if numbers.is_settled() || numbers.pn >= th_pn || numbers.dn >= th_dn || self.stopped {
                 break numbers;
             }

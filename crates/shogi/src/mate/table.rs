@@ -3,13 +3,13 @@
 //! as much of each kind (the defender then holds less: the same moves still mate), a
 //! disproof for every hand that holds at most as much.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The hasher of the table's map: its keys are Zobrist keys, random already, so the key is
 /// its own hash.
 #[derive(Default)]
-struct KeyHasher(u64);
+pub(super) struct KeyHasher(u64);
 
 impl Hasher for KeyHasher {
     fn finish(&self) -> u64 {
@@ -134,6 +134,9 @@ struct Entry {
 
 /// The most entries one board keeps (the least useful unsettled one makes room).
 const PER_BOARD: usize = 1000000;
+
+/// A set of Zobrist keys (hashed by [`KeyHasher`]).
+pub(super) type KeySet = HashSet<u64, BuildHasherDefault<KeyHasher>>;
 
 /// The table.
 pub(super) struct Table {
