@@ -237,40 +237,40 @@ impl<'a> Solver<'a> {
         // The children by their keys; a child is played only when it is needed.
         let board_key = position.board_key();
         children.extend(moves.iter().map(|&mv| {
-                let (key, full) = position.keys_after(board_key, mv);
-                let mut hand = hand;
-                if attacking {
-                    match mv {
-                        Move::Drop { kind, .. } => {
-                            hand[kind.hand_index().expect("a droppable kind")] -= 1;
-                        }
-                        Move::Normal { .. } => {
-                            if let Some(piece) = position.captured(mv) {
-                                let k = piece.kind.unpromoted().hand_index();
-                                hand[k.expect("a captured piece goes to hand")] += 1;
-                            }
+            let (key, full) = position.keys_after(board_key, mv);
+            let mut hand = hand;
+            if attacking {
+                match mv {
+                    Move::Drop { kind, .. } => {
+                        hand[kind.hand_index().expect("a droppable kind")] -= 1;
+                    }
+                    Move::Normal { .. } => {
+                        if let Some(piece) = position.captured(mv) {
+                            let k = piece.kind.unpromoted().hand_index();
+                            hand[k.expect("a captured piece goes to hand")] += 1;
                         }
                     }
                 }
-                // Back to a position of this path: the attacker gets nowhere by it (a
-                // perpetual check loses), but only on this path.
-                let path_only = self
-                    .path
-                    .contains(&full)
-                    .then(|| Numbers::disproved(UNLIMITED, true, hand));
-                Child {
-                    mv,
-                    waits_for: None,
-                    proved: false,
-                    known: None,
-                    initial: Numbers::UNKNOWN,
-                    key,
-                    hand,
-                    position: None,
-                    path_only,
-                    no_mate_in_one: false,
-                }
-            }));
+            }
+            // Back to a position of this path: the attacker gets nowhere by it (a
+            // perpetual check loses), but only on this path.
+            let path_only = self
+                .path
+                .contains(&full)
+                .then(|| Numbers::disproved(UNLIMITED, true, hand));
+            Child {
+                mv,
+                waits_for: None,
+                proved: false,
+                known: None,
+                initial: Numbers::UNKNOWN,
+                key,
+                hand,
+                position: None,
+                path_only,
+                no_mate_in_one: false,
+            }
+        }));
         if !attacking {
             // The defender's drops on one square, and a move left unpromoted beside the same
             // move promoting, are searched one after another (`Child::waits_for`).
@@ -308,7 +308,16 @@ impl<'a> Solver<'a> {
                     continue;
                 }
                 let after = child.position.insert(position.play(child.mv));
-                let mut n = (after.count_legal_by_square() as Number).max(1);
+                let count = after.count_legal_by_square();
+                if count == 1 && first_visit && plies >= 3 && child.path_only.is_none() {
+                    // One reply (or drops on one square): mated at once after it?
+                    if let Some(hand) = self.mated_after_every_reply(after) {
+                        self.table
+                            .store(child.key, &child.hand, Numbers::proved(2, hand));
+                        break;
+                    }
+                }
+                let mut n = (count as Number).max(1);
                 if unpromoted_by_choice(position, child.mv, moves) {
                     n *= 2;
                 }
@@ -384,6 +393,40 @@ impl<'a> Solver<'a> {
         };
         self.path.remove(&full_key);
         self.store(position, numbers)
+    }
+
+    /// If the attacker mates at once after each of the defender's replies in `position` (at
+    /// least one), the least hand with which `position` is so proved; `None` as soon as one
+    /// escapes (a reply back to a position of this path escapes too).
+    /// The replies' mates are stored (the line is read from the table).
+    fn mated_after_every_reply(&mut self, position: &Position) -> Option<Hand> {
+        let mut replies = Vec::new();
+        position.generate_legal(&mut replies);
+        let mut mated = Vec::with_capacity(replies.len());
+        for &reply in &replies {
+            let after = position.play(reply);
+            if self.path.contains(&after.key()) {
+                return None;
+            }
+            let proof = match after.mate_in_one() {
+                Some(mate) => self.proof_hand_of_mate(&after, mate),
+                // A mate by the convention holds for this hand or more.
+                None if self.tsume && self.futile_mate_in_one(&after).is_some() => {
+                    after.hand(self.attacker)
+                }
+                None => return None,
+            };
+            mated.push((after.board_key(), proof));
+        }
+        if mated.is_empty() {
+            return None;
+        }
+        let mut hand = [0; 7];
+        for (key, proof) in mated {
+            self.table.store(key, &proof, Numbers::proved(1, proof));
+            hand = max_hand(&hand, &proof);
+        }
+        Some(self.and_proof_hand(position, hand))
     }
 
     /// A check after which the defender has only futile drops (mate by the convention), if
