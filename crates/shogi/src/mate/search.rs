@@ -309,15 +309,15 @@ impl<'a> Solver<'a> {
                 }
                 let after = child.position.insert(position.play(child.mv));
                 let count = after.count_legal_by_square();
-                if (count == 1 || self.path.is_empty())
+                if (count == 1 || self.path.len() <= 2)
                     && first_visit
                     && plies >= 3
                     && child.path_only.is_none()
                 {
-                    // One reply (or drops on one square), or any check of the root: mated
-                    // at once after every reply? (A mate in three without a node; tested
-                    // for every check only at the root, as the test costs more than most
-                    // nodes it saves.)
+                    // One reply (or drops on one square), or any check near the root (its
+                    // own and its grandchildren's): mated at once after every reply? (A
+                    // mate in three without a node; every check is tested only near the
+                    // root, as deeper the test costs more than the nodes it saves.)
                     if let Some(hand) = self.mated_after_every_reply(after) {
                         self.table
                             .store(child.key, &child.hand, Numbers::proved(2, hand));
