@@ -192,10 +192,9 @@ fn easy_edo_problems_are_mated() {
     }
     eprintln!("{mated} of the 200 mated within the limit");
     // 119 since the defender's drops on one square wait for each other (76 and 77 before, in
-    // the runs of 2026-11-28; the count moves a little with the search's order), 126 since a
-    // check with one reply is tested for a mate in three (125 with the checks near the root
-    // tested too; 2026-11-29); far fewer would mean
-    // a weaker solver.
+    // the runs of 2026-11-28; the count moves a little with the search's order); 126 with a
+    // check of one reply tested for a mate in three, 125 with the checks near the root
+    // tested too (2026-11-29). Far fewer would mean a weaker solver.
     assert!(
         mated >= 110,
         "only {mated} of the 200 mated within the limit"
