@@ -299,7 +299,7 @@ impl Summary {
         let n = self.positions.max(1) as f64;
         println!(
             "{} positions: {} mates, {} no mate, {} unknown{}; time mean {:.3} s, max {:.3} s; \
-             {} nodes",
+             {} nodes; {} rules",
             self.positions,
             self.mates,
             self.no_mates,
@@ -311,7 +311,8 @@ impl Summary {
             },
             self.total.as_secs_f64() / n,
             self.longest.as_secs_f64(),
-            self.nodes
+            self.nodes,
+            rules.name()
         );
         if self.as_stated + self.differ.len() > 0 {
             println!(

@@ -39,10 +39,12 @@ fn the_rules_say_what_counts_as_mate() {
         assert_eq!(v["rules"], rules, "{v}");
         assert_eq!(v["shortest"], true, "{v}");
     }
-    // The default is strict.
+    // The default is strict, and the table says so.
     let o = prune(&["mate", FUTILE_DROPS, "--json"]);
     let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     assert_eq!(v["rules"], "strict", "{v}");
+    let o = prune(&["mate", FUTILE_DROPS, "--rules", "tsume"]);
+    assert!(stdout(&o).contains("; tsume rules"), "{}", stdout(&o));
 }
 
 #[test]

@@ -200,15 +200,11 @@ impl<'a> Solver<'a> {
             // A mate in one is looked for on the first visit (or when no room is left for a
             // longer one): a node that comes back has none, nor one its parent tried.
             if !no_mate_in_one && (first_visit || plies < 3) {
-                if let Some(mv) = position.mate_in_one() {
-                    let hands = self.proof_hand_of_mate(position, mv);
+                if let Some(hands) = self.mate_in_one_hand(position) {
                     return self.store(position, Numbers::proved(1, hands));
                 }
             }
             if plies < 3 {
-                if self.tsume && self.futile_mate_in_one(position).is_some() {
-                    return self.store(position, Numbers::proved(1, hand));
-                }
                 // No mate in one, and no room for a longer one (for this hand: with more,
                 // the defender might lack a piece to block with).
                 return self.store(position, Numbers::disproved(plies, false, hand));
@@ -309,10 +305,7 @@ impl<'a> Solver<'a> {
                 }
                 let after = child.position.insert(position.play(child.mv));
                 let count = after.count_legal_by_square();
-                if (count == 1 || self.path.len() <= 2)
-                    && first_visit
-                    && plies >= 3
-                    && child.path_only.is_none()
+                if (count == 1 || self.path.len() <= 2) && first_visit && child.path_only.is_none()
                 {
                     // One reply (or drops on one square), or any check near the root (its
                     // own and its grandchildren's): mated at once after every reply? (A
@@ -344,8 +337,7 @@ impl<'a> Solver<'a> {
                         .is_proved()
                 {
                     let after = child.position.insert(position.play(child.mv));
-                    if let Some(mv) = after.mate_in_one() {
-                        let hands = self.proof_hand_of_mate(after, mv);
+                    if let Some(hands) = self.mate_in_one_hand(after) {
                         self.table
                             .store(child.key, &child.hand, Numbers::proved(1, hands));
                     } else {
@@ -415,14 +407,7 @@ impl<'a> Solver<'a> {
             if self.path.contains(&after.key()) {
                 return None;
             }
-            let proof = match after.mate_in_one() {
-                Some(mate) => self.proof_hand_of_mate(&after, mate),
-                // A mate by the convention holds for this hand or more.
-                None if self.tsume && self.futile_mate_in_one(&after).is_some() => {
-                    after.hand(self.attacker)
-                }
-                None => return None,
-            };
+            let proof = self.mate_in_one_hand(&after)?;
             mated.push((after.board_key(), proof));
         }
         if mated.is_empty() {
@@ -451,6 +436,17 @@ impl<'a> Solver<'a> {
             after.generate_legal(&mut replies);
             only_futile_drops(&after, &replies)
         })
+    }
+
+    /// If the attacker mates at once in `position` by the solver's rules, the least hand the
+    /// mate holds for (a mate by the convention: this hand, or more, which leaves the defender
+    /// fewer drops, each as futile).
+    fn mate_in_one_hand(&self, position: &Position) -> Option<Hand> {
+        match position.mate_in_one() {
+            Some(mv) => Some(self.proof_hand_of_mate(position, mv)),
+            None => (self.tsume && self.futile_mate_in_one(position).is_some())
+                .then(|| position.hand(self.attacker)),
+        }
     }
 
     /// A mate in one by the solver's rules: checkmate, or (tsume) futile drops only.
