@@ -24,6 +24,12 @@ pub(crate) trait MoveSink {
         !0
     }
 
+    /// The squares it wants drops of `kind` on, within [`MoveSink::drop_squares`].
+    #[inline(always)]
+    fn drop_squares_of(&self, _kind: Kind) -> Bitboard {
+        !0
+    }
+
     /// The squares it wants the piece on `from` to move to (the generator makes no others).
     #[inline(always)]
     fn move_squares(&self, _from: Square) -> Bitboard {
@@ -509,8 +515,10 @@ impl Position {
             return;
         }
         if hand[0] > 0 {
-            let mut t =
-                targets & Self::alive(Kind::Pawn, us) & !files_of(self.pieces(us, Kind::Pawn));
+            let mut t = targets
+                & moves.drop_squares_of(Kind::Pawn)
+                & Self::alive(Kind::Pawn, us)
+                & !files_of(self.pieces(us, Kind::Pawn));
             if let (true, Some(their_king)) = (uchifuzume, self.king(us.flip())) {
                 // The only drop that checks: in front of their king.
                 let check = t & bitboard::step_attacks(us.flip(), Kind::Pawn, their_king);
@@ -536,7 +544,7 @@ impl Position {
             if hand[i] == 0 {
                 continue;
             }
-            for to in squares(targets & Self::alive(kind, us)) {
+            for to in squares(targets & moves.drop_squares_of(kind) & Self::alive(kind, us)) {
                 moves.push(Move::Drop { kind, to });
             }
         }
@@ -572,8 +580,11 @@ impl Position {
     /// The legal moves are generated into a sink that plays only the checks: a move whose
     /// piece attacks the king from its target square, or one that uncovers a slider.
     pub fn mate_in_one(&self) -> Option<Move> {
+        let targets = CheckTargets::of(self)?;
+        let free = targets.free_steps();
         let mut finder = MateFinder {
-            targets: CheckTargets::of(self)?,
+            targets,
+            free,
             found: None,
         };
         self.generate(&mut finder, Gen::All, true);
@@ -623,6 +634,8 @@ struct CheckTargets<'a> {
     checks: [Bitboard; 14],
     /// Every square some kind checks from.
     any_check: Bitboard,
+    /// By kind: where a piece of that kind checks from, as it is or promoted.
+    by_piece: [Bitboard; 14],
     /// Our pieces that stand alone between one of our sliders and the king: only a move of
     /// one of them can uncover a check.
     discoverers: Bitboard,
@@ -666,9 +679,16 @@ impl<'a> CheckTargets<'a> {
                 _ => steps,
             };
         }
+        let mut by_piece = checks;
+        for kind in Kind::ALL {
+            if let Some(promoted) = kind.promoted() {
+                by_piece[kind as usize] |= checks[promoted as usize];
+            }
+        }
         Some(CheckTargets {
             position,
             king,
+            by_piece,
             checks,
             any_check: checks.iter().fold(0, |all, &b| all | b),
             discoverers: discoverers(position, king, occupied),
@@ -676,21 +696,47 @@ impl<'a> CheckTargets<'a> {
     }
 
     /// Where the piece on `from` may check from: anywhere if it may uncover a check, else
-    /// where some kind attacks the king.
+    /// where it attacks the king from, as it is or promoted.
     #[inline(always)]
     fn move_squares(&self, from: Square) -> Bitboard {
         if self.discoverers & bit(from) != 0 {
             !0
         } else {
-            self.any_check
+            self.position.board[from.0 as usize]
+                .map_or(0, |piece| self.by_piece[piece.kind as usize])
         }
     }
 
-    /// Whether the king surely has a square to step to after `mv`, a direct check: one no
-    /// piece of ours attacks once `mv` is played (counting the moved piece on its old square
-    /// as well as its new one, so a square found is safe), told without playing `mv`.
+    /// The squares next to the opponent's king, empty or ours, that no piece of ours
+    /// attacks now (the king itself not blocking a line): where it may step after a check,
+    /// unless the checking move changes that (worked out once for every check tried).
+    fn free_steps(&self) -> Bitboard {
+        let p = self.position;
+        let us = p.side;
+        let occupied = p.occupied() ^ bit(self.king);
+        let steps =
+            bitboard::step_attacks(us.flip(), Kind::King, self.king) & !p.colors[us.flip().index()];
+        let mut free = 0;
+        for s in squares(steps) {
+            if !p.attacked_over(s, us, occupied) {
+                free |= bit(s);
+            }
+        }
+        free
+    }
+
+    /// Whether the king surely has a square to step to after `mv`, a direct check, told
+    /// without playing `mv`; `free`: [`CheckTargets::free_steps`]. A drop only blocks lines,
+    /// so a free square it does not attack stays free (its own square too: the king takes
+    /// it). A move of a piece may open a line onto a free square, so each is tested again
+    /// with the pieces where they will stand (the moved piece counted on its old square as
+    /// well as its new one: a square found is safe); a capture of the moved piece is not
+    /// looked for.
     #[inline]
-    fn king_steps_away(&self, mv: Move) -> bool {
+    fn king_steps_away(&self, mv: Move, free: Bitboard) -> bool {
+        if free == 0 {
+            return false;
+        }
         let p = self.position;
         let us = p.side;
         let king = self.king;
@@ -703,11 +749,11 @@ impl<'a> CheckTargets<'a> {
             occupied &= !bit(from);
         }
         let occupied = occupied ^ bit(king);
-        let theirs = p.colors[us.flip().index()] & !bit(to);
-        let steps = bitboard::step_attacks(us.flip(), Kind::King, king)
-            & !theirs
-            & !bitboard::attacks(us, p.placed(mv), to, occupied);
-        squares(steps).any(|s| !p.attacked_over(s, us, occupied))
+        let steps = free & !bitboard::attacks(us, p.placed(mv), to, occupied);
+        match from {
+            None => steps != 0,
+            Some(_) => squares(steps & !bit(to)).any(|s| !p.attacked_over(s, us, occupied)),
+        }
     }
 
     /// Whether legal `mv` checks: `None` if not; else the position after it when that had
@@ -738,6 +784,8 @@ impl<'a> CheckTargets<'a> {
 /// The sink of [`Position::mate_in_one`]: tries each check as it comes.
 struct MateFinder<'a> {
     targets: CheckTargets<'a>,
+    /// [`CheckTargets::free_steps`].
+    free: Bitboard,
     found: Option<Move>,
 }
 
@@ -755,6 +803,10 @@ impl MoveSink for MateFinder<'_> {
         self.targets.move_squares(from)
     }
 
+    fn drop_squares_of(&self, kind: Kind) -> Bitboard {
+        self.targets.checks[kind as usize]
+    }
+
     fn push(&mut self, mv: Move) {
         if self.found.is_some() {
             return;
@@ -762,7 +814,7 @@ impl MoveSink for MateFinder<'_> {
         let Some(after) = self.targets.check(mv) else {
             return;
         };
-        if after.is_none() && self.targets.king_steps_away(mv) {
+        if after.is_none() && self.targets.king_steps_away(mv, self.free) {
             return;
         }
         let after = after.unwrap_or_else(|| self.targets.position.play(mv));
@@ -787,6 +839,10 @@ impl MoveSink for CheckSink<'_, '_> {
 
     fn move_squares(&self, from: Square) -> Bitboard {
         self.targets.move_squares(from)
+    }
+
+    fn drop_squares_of(&self, kind: Kind) -> Bitboard {
+        self.targets.checks[kind as usize]
     }
 
     fn push(&mut self, mv: Move) {
