@@ -387,7 +387,19 @@ impl Position {
         } else {
             (0, 0)
         };
-        self.board_moves(moves, king, occupied, targets, gen);
+        // In check only the king and the pieces that reach a target square move: found from
+        // the few targets (each square's attackers) rather than by trying every piece.
+        let origins = match king {
+            Some(king) if checkers != 0 => {
+                let mut reach = bit(king);
+                for t in squares(targets) {
+                    reach |= self.attackers(t, us, occupied);
+                }
+                reach
+            }
+            _ => !0,
+        };
+        self.board_moves(moves, king, occupied, targets, origins, gen);
         let drop_targets = drop_targets & moves.drop_squares();
         if drop_targets != 0 && !moves.done() {
             self.drops(moves, drop_targets, uchifuzume);
@@ -396,7 +408,8 @@ impl Position {
 
     /// The moves of the pieces on the board, piece by piece in square order (the order the
     /// engine's searches were tuned with): the king's to unattacked squares, the others' to
-    /// `targets`, a pinned piece's along its line (`king`: the mover's, if it has one).
+    /// `targets`, a pinned piece's along its line (`king`: the mover's, if it has one). Only
+    /// the pieces on `origins` are looked at.
     #[inline(always)]
     fn board_moves(
         &self,
@@ -404,6 +417,7 @@ impl Position {
         king: Option<Square>,
         occupied: Bitboard,
         targets: Bitboard,
+        origins: Bitboard,
         gen: Gen,
     ) {
         let us = self.side;
@@ -432,7 +446,7 @@ impl Position {
                 t & zone
             }
         };
-        for from in squares(ours & moves.origins()) {
+        for from in squares(ours & moves.origins() & origins) {
             if moves.done() {
                 return;
             }
