@@ -570,3 +570,37 @@ fn the_slow_generator_knows_uchifuzume() {
     assert_eq!(refused, 0);
     assert!(moves.contains("P*1b"));
 }
+
+/// The positions along the Edo tsume collections' source lines (`../shared/data/tsume/`,
+/// beside the repository): no attacker's king, full hands, a defender in check at every other
+/// ply, interpositions by drops: what the mate solver generates moves in.
+#[test]
+fn moves_equal_a_slow_generator_along_the_edo_tsume_lines() {
+    let dir =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/tsume");
+    let mut coverage = Coverage::default();
+    for name in ["zukou.tsv", "musou.tsv"] {
+        let path = dir.join(name);
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        for line in text.lines() {
+            let fields: Vec<&str> = line.split('\t').collect();
+            let mut position = check(fields[1], &mut coverage);
+            for text in fields[3].split(' ') {
+                let mv = position
+                    .parse_move(text)
+                    .unwrap_or_else(|e| panic!("{line}: {e}"));
+                position = check(&position.play(mv).to_string(), &mut coverage);
+            }
+        }
+    }
+    eprintln!("{coverage:?}");
+    // Every line's positions (8,252), and every line but the 7 that end before a futile drop
+    // ends in checkmate.
+    assert_eq!(
+        (coverage.positions, coverage.checkmates),
+        (8_252, 193),
+        "{coverage:?}"
+    );
+    assert!(coverage.in_check * 3 > coverage.positions, "{coverage:?}");
+}

@@ -293,3 +293,45 @@ fn every_edo_line_mates_by_the_tsume_convention() {
     }
     assert_eq!(strict_failures, flagged);
 }
+
+/// At every attacker's position along the Edo sources' lines (full hands, no attacker's
+/// king): the checks generated are exactly the legal moves after which the defender is in
+/// check, in the order of the legal moves, and [`Position::mate_in_one`] finds a mate exactly
+/// when one of them leaves the defender without a legal move.
+#[test]
+fn checks_and_mates_in_one_agree_with_playing_every_move_along_the_edo_lines() {
+    let (mut positions, mut mates) = (0, 0);
+    for name in ["zukou.tsv", "musou.tsv"] {
+        for row in suite(name) {
+            let mut p: Position = row.sfen.parse().unwrap();
+            for (ply, text) in row.solution.split(' ').enumerate() {
+                if ply % 2 == 0 {
+                    let legal = p.legal_moves();
+                    let expected: Vec<Move> = legal
+                        .iter()
+                        .copied()
+                        .filter(|&mv| p.play(mv).in_check())
+                        .collect();
+                    let mut checks = Vec::new();
+                    p.generate_checks(&mut checks);
+                    assert_eq!(checks, expected, "{} ply {ply}: {p}", row.id);
+                    let mating = expected
+                        .iter()
+                        .any(|&mv| p.play(mv).legal_moves().is_empty());
+                    let found = p.mate_in_one();
+                    assert_eq!(found.is_some(), mating, "{} ply {ply}: {p}", row.id);
+                    if let Some(mv) = found {
+                        assert!(p.play(mv).legal_moves().is_empty(), "{}: {mv}", row.id);
+                        mates += 1;
+                    }
+                    positions += 1;
+                }
+                p = p.play(p.parse_move(text).unwrap());
+            }
+        }
+    }
+    // Half the lines' positions (the attacker's); the 193 lines that end in checkmate end
+    // with a mate in one.
+    assert!(positions > 4_000, "{positions}");
+    assert!(mates >= 193, "{mates}");
+}
