@@ -40,8 +40,9 @@ pub struct MateArgs {
     #[arg(long)]
     pub first: bool,
     /// What counts as mate: `strict` (the game's rules: every interposition is a defence, a
-    /// mate ends in checkmate) or `tsume` (the problem convention: a check answered only by
-    /// futile drops, each taken with mate, is mate; published problems count so).
+    /// mate ends in checkmate) or `tsume` (the problem convention: a futile drop, taken with
+    /// check and the mate going on without the piece, is not counted, and a check answered
+    /// only by such drops is mate; published problems count so).
     #[arg(long, default_value = "strict", value_name = "RULES")]
     pub rules: String,
     /// Only the first N positions of the file.
@@ -321,7 +322,7 @@ impl Summary {
                 self.as_stated + self.differ.len(),
                 match rules {
                     MateRules::Strict => "strict rules: every interposition counts",
-                    MateRules::Tsume => "tsume rules: futile drops at the end do not count",
+                    MateRules::Tsume => "tsume rules: futile drops do not count",
                 }
             );
         }

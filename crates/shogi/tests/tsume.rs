@@ -13,7 +13,8 @@
 //! - The tsume convention ([`MateRules::Tsume`]): antma's rows solved with the lengths the
 //!   source states (it counts by the convention), sugyan's no longer than strictly, and the
 //!   Edo sources' 200 lines all mates by it, the 7 that end before a futile drop (flagged by
-//!   the source and the suite's README) mates by it alone.
+//!   the source and the suite's README) mates by it alone; two Zuko problems whose strict
+//!   mates are longer by futile drops in the middle solved with the source's lengths.
 
 use std::path::PathBuf;
 
@@ -253,6 +254,46 @@ fn the_library_suites_under_the_tsume_convention() {
         67 + 36,
         "every mate of the two suites"
     );
+}
+
+/// Futile drops in the middle of a line: Zuko #18 and #25, whose shortest strict mates (25
+/// and 39 plies) have the defender drop a piece that the attacker's checker simply takes
+/// (one such drop in #18, two in #25), are mated by the tsume rules in the source's 23 and
+/// 35 plies, shown shortest, with lines those rules accept.
+#[test]
+fn futile_drops_in_the_middle_of_a_line_are_not_counted() {
+    let rows: Vec<Row> = suite("zukou.tsv")
+        .into_iter()
+        .filter(|r| r.id == "zukou-018" || r.id == "zukou-025")
+        .collect();
+    assert_eq!(rows.len(), 2);
+    for row in rows {
+        let p: Position = row.sfen.parse().unwrap();
+        let strict = solve_mate(&p, &MateConfig::default(), None).unwrap();
+        let tsume = solve_mate(
+            &p,
+            &MateConfig {
+                rules: MateRules::Tsume,
+                ..MateConfig::default()
+            },
+            None,
+        )
+        .unwrap();
+        assert!(strict.shortest && tsume.shortest, "{}", row.id);
+        assert_eq!(
+            (strict.plies, tsume.plies),
+            (
+                row.plies + if row.id == "zukou-018" { 2 } else { 4 },
+                row.plies
+            ),
+            "{}",
+            row.id
+        );
+        assert_mating_line(&row.id, &p, &strict.line);
+        if let Err(e) = check_line(&p, &tsume.line, MateRules::Tsume) {
+            panic!("{}: {e}", row.id);
+        }
+    }
 }
 
 /// The Edo sources' lines: every one a mate by the tsume convention; by the strict rules all

@@ -21,10 +21,12 @@
 //!
 //! Two rules ([`MateRules`]): the strict ones (the default), where every interposition is a
 //! defence, the futile ones (無駄合) included, and a mate ends in checkmate; and the tsume
-//! convention's at the end of a line, where a check the defender can answer only by futile
-//! drops counts as mate (see [`MateRules::Tsume`] for what counts as futile). Published
-//! problems are counted by the convention, so their lengths can be shorter than the strict
-//! ones.
+//! convention's, where a check the defender can answer only by futile drops counts as mate
+//! and a futile drop in the middle of a line is not counted (see [`MateRules::Tsume`] for
+//! what counts as futile). Published problems are counted by the convention, so their
+//! lengths can be shorter than the strict ones. Under it each defender's drop is searched two
+//! ways (an OR): as played, and as futile (its takeback's position within the node's own
+//! plies), and counts the shorter way that is proved.
 
 mod search;
 mod table;
@@ -46,13 +48,16 @@ pub enum MateRules {
     /// defender in check and without a legal reply.
     #[default]
     Strict,
-    /// The tsume convention on futile interpositions (無駄合) at the end of a line: a check
+    /// The tsume convention on futile interpositions (無駄合). At the end of a line: a check
     /// the defender can answer only by drops, each of which the attacker takes (on the square
     /// it was dropped on) with a check that mates, or that the defender again can answer only
-    /// so, counts as mate; those drops and captures are not played and not counted. An
-    /// interposition by a piece moved there, a king's move or a capture of the checker is
-    /// always a defence, and a futile drop in the middle of a line (taken, and the mate goes
-    /// on longer) is counted as under strict rules.
+    /// so, counts as mate; those drops and captures are not played and not counted. In the
+    /// middle of a line: a drop that the attacker takes on its square with a check, after
+    /// which the position is mated without the piece taken (the same board with that piece
+    /// back in the defender's hand: the checker has only come closer), counts with that
+    /// position's length; the line shows the drop and its capture, the length does not count
+    /// them. An interposition by a piece moved there, a king's move or a capture of the
+    /// checker is always a defence.
     Tsume,
 }
 
@@ -167,7 +172,10 @@ pub struct MateReport {
     /// The mate: the attacker's moves and the defender's replies, ending in checkmate (empty
     /// without a mate). When `shortest`, the shortest mate against the longest defence, as
     /// long as `plies`; otherwise a mating line through the table whose defender's replies
-    /// need not be its best (it can be shorter than `plies`).
+    /// need not be its best (it can be shorter than `plies`). Under [`MateRules::Tsume`] a
+    /// futile drop in it and its capture are shown and not counted, so it can be longer, and
+    /// after them it goes on as from the position with the piece back in the defender's
+    /// hand.
     pub line: Vec<Move>,
     /// Whether `plies` is known to be the shortest mate (a mate two plies shorter was
     /// disproved) and the line is that long; false if the shortening was not asked for or

@@ -37,7 +37,7 @@ fn max_hand(a: &Hand, b: &Hand) -> Hand {
 fn min_hand(a: &Hand, b: &Hand) -> Hand {
     std::array::from_fn(|k| a[k].min(b[k]))
 }
-use crate::{Color, Kind, Move, Position};
+use crate::{Color, Kind, Move, Position, Square};
 
 /// The ε of the 1+ε trick (Pawlewicz and Lew): a child is searched until its number passes
 /// the second best's by this fraction, which saves re-expansions.
@@ -95,6 +95,27 @@ struct Child {
     waits_for: Option<usize>,
     /// Whether it was proved when its node's numbers were last worked out.
     proved: bool,
+    /// Under the tsume rules, a defender's drop: the position as if the drop were futile
+    /// (see [`Takeback`]), `None` where the attacker cannot take the piece with a check.
+    takeback: Option<Box<Takeback>>,
+}
+
+/// A defender's drop seen as futile (無駄合, [`super::MateRules::Tsume`]): the attacker takes
+/// the dropped piece on its square with a check, and the position after is mated without the
+/// piece taken. That position with the piece back in the defender's hand (its board after the
+/// capture, the hands of the node: the checker has only come closer) is searched within the
+/// node's own plies, and if mated, the drop counts with that position's length: the drop and
+/// its capture are not counted.
+struct Takeback {
+    /// The attacker's capture.
+    capture: Move,
+    /// The position: the board after the capture, the hands before the drop.
+    position: Option<Position>,
+    /// Its board key and the attacker's hand there (the node's).
+    key: u64,
+    hand: Hand,
+    /// Its numbers as last read or searched.
+    known: Option<Numbers>,
 }
 
 impl<'a> Solver<'a> {
@@ -265,6 +286,7 @@ impl<'a> Solver<'a> {
                 position: None,
                 path_only,
                 no_mate_in_one: false,
+                takeback: None,
             }
         }));
         if !attacking {
@@ -324,6 +346,16 @@ impl<'a> Solver<'a> {
                 child.initial = Numbers::open(n, INITIAL_DN.min(n));
             }
         }
+        if !attacking && self.tsume && child_plies >= 1 {
+            for child in children.iter_mut() {
+                if let Move::Drop { to, .. } = child.mv {
+                    let after = child
+                        .position
+                        .get_or_insert_with(|| position.play(child.mv));
+                    child.takeback = self.takeback(position, after, to).map(Box::new);
+                }
+            }
+        }
         if !attacking && child_plies >= 1 && first_visit {
             // The replies the attacker mates at once are settled on the node's first visit:
             // its proof number then counts only the replies that need a search. (A reply that
@@ -375,6 +407,36 @@ impl<'a> Solver<'a> {
                 (child_th_other, child_th_n)
             };
             let child = &mut children[best];
+            let normal = child.known.unwrap_or(child.initial);
+            if let Some(tb) = child.takeback.as_deref_mut() {
+                let t = tb.known.unwrap_or(Numbers::UNKNOWN);
+                if !t.is_settled() && (t.pn <= normal.pn || normal.is_settled()) {
+                    // The takeback, within the node's own plies: of the drop's two ways
+                    // (an OR), the one with the smaller proof number.
+                    let th_pn = child_th_pn.min(normal.pn.saturating_add(1));
+                    let th_dn = child_th_dn.saturating_sub(normal.dn).clamp(1, INFINITE);
+                    let tb_position = tb.position.as_ref().expect("a takeback's position");
+                    let result = self.mid(&tb_position.clone(), th_pn, th_dn, plies, false);
+                    let tb = children[best]
+                        .takeback
+                        .as_deref_mut()
+                        .expect("the takeback");
+                    tb.known = Some(if result.path_only {
+                        Numbers::disproved(UNLIMITED, true, tb.hand)
+                    } else {
+                        result
+                    });
+                    continue;
+                }
+            }
+            let child = &mut children[best];
+            let (mut child_th_pn, mut child_th_dn) = (child_th_pn, child_th_dn);
+            if let Some(t) = child.takeback.as_deref().and_then(|tb| tb.known) {
+                if !t.is_settled() {
+                    child_th_pn = child_th_pn.min(t.pn.saturating_add(1));
+                    child_th_dn = child_th_dn.saturating_sub(t.dn).max(1);
+                }
+            }
             let after = child
                 .position
                 .get_or_insert_with(|| position.play(child.mv));
@@ -392,6 +454,27 @@ impl<'a> Solver<'a> {
         };
         self.path.remove(&full_key);
         self.store(position, numbers)
+    }
+
+    /// The takeback of the defender's drop on `to` in `position` (`after`: the position after
+    /// the drop): the attacker's first check that takes the piece there, and the position
+    /// after it with the hands of `position` (see [`Takeback`]).
+    fn takeback(&self, position: &Position, after: &Position, to: Square) -> Option<Takeback> {
+        let mut checks = Vec::new();
+        after.generate_checks(&mut checks);
+        let capture = checks
+            .into_iter()
+            .find(|&mv| matches!(mv, Move::Normal { to: t, .. } if t == to))?;
+        let taken = after.play(capture);
+        let virtual_position =
+            Position::from_parts(taken.board, position.hands, taken.side, taken.ply);
+        Some(Takeback {
+            capture,
+            key: virtual_position.board_key(),
+            hand: position.hand(self.attacker),
+            position: Some(virtual_position),
+            known: None,
+        })
     }
 
     /// If the attacker mates at once after each of the defender's replies in `position` (at
@@ -543,6 +626,40 @@ impl<'a> Solver<'a> {
                     n
                 }
             };
+            // A drop with a takeback is an OR of the two: proved if either is (counted the
+            // shorter way), disproved if both are.
+            let mut futile: Option<Numbers> = None;
+            let n = match child.takeback.as_deref_mut() {
+                None => n,
+                Some(tb) => {
+                    let t = match tb.known {
+                        Some(t) if t.is_settled() || !refresh => t,
+                        _ => {
+                            let t = self
+                                .table
+                                .find(tb.key, &tb.hand, child_plies.saturating_add(1))
+                                .unwrap_or(Numbers::UNKNOWN);
+                            tb.known = Some(t);
+                            t
+                        }
+                    };
+                    if t.is_proved() {
+                        futile = Some(t);
+                    }
+                    if t.is_proved() && !n.is_proved() {
+                        Numbers::proved(UNLIMITED, t.hand)
+                    } else if n.is_proved() || t.is_disproved() {
+                        n
+                    } else {
+                        Numbers {
+                            pn: n.pn.min(t.pn),
+                            dn: n.dn.saturating_add(t.dn).min(INFINITE),
+                            path_only: false,
+                            ..n
+                        }
+                    }
+                }
+            };
             child.proved = n.is_proved();
             let child = &*child;
             let (own, other) = if attacking {
@@ -560,11 +677,23 @@ impl<'a> Solver<'a> {
                 second_n = own;
             }
             if n.is_proved() {
+                // The defender's node: what this reply adds to its length (one more than the
+                // child's, or a futile drop's takeback's own length) and its proof hand.
+                let (c, ch) = {
+                    let normal =
+                        (n.plies != UNLIMITED).then(|| (n.plies.saturating_add(1), n.hand));
+                    match (normal, futile) {
+                        (Some((p, h)), Some(t)) if t.plies >= p => (p, h),
+                        (_, Some(t)) => (t.plies, t.hand),
+                        (Some(x), None) => x,
+                        (None, None) => (UNLIMITED, n.hand),
+                    }
+                };
                 proof = Some(match proof {
                     None if attacking => {
                         (n.plies, self.parent_hand(position, child.mv, n.hand, true))
                     }
-                    None => (n.plies, n.hand),
+                    None => (c, ch),
                     Some((p, h)) if attacking => {
                         if n.plies < p {
                             (n.plies, self.parent_hand(position, child.mv, n.hand, true))
@@ -572,7 +701,7 @@ impl<'a> Solver<'a> {
                             (p, h)
                         }
                     }
-                    Some((p, h)) => (p.max(n.plies), max_hand(&h, &n.hand)),
+                    Some((p, h)) => (p.max(c), max_hand(&h, &ch)),
                 });
             }
             if n.is_disproved() {
@@ -600,12 +729,12 @@ impl<'a> Solver<'a> {
         let up = |p: Plies| if p == UNLIMITED { p } else { p + 1 };
         let numbers = if pn == 0 {
             let (p, h) = proof.expect("a proved child");
-            let h = if attacking {
-                h
+            if attacking {
+                Numbers::proved(p.saturating_add(1), h)
             } else {
-                self.and_proof_hand(position, h)
-            };
-            Numbers::proved(p.saturating_add(1), h)
+                // (The replies' lengths were counted with their own ply.)
+                Numbers::proved(p, self.and_proof_hand(position, h))
+            }
         } else if dn == 0 {
             let (p, path_only, mut q) = refutation.expect("a disproved child");
             if attacking {
@@ -716,15 +845,68 @@ impl<'a> Solver<'a> {
                     let c = position.play(mv);
                     std::cmp::Reverse(self.table.proof(c.board_key(), &c.hand(self.attacker)))
                 });
-                // Mated within left - 1 (it must be) and not within left - 3: exactly.
-                self.first_child(&position, &moves, |s, child| {
-                    left < 4 || s.search_root(child, left - 3).is_disproved()
-                })?
+                // Mated within left - 1 and not within left - 3: exactly (under the tsume
+                // rules a drop also must not count shorter as futile).
+                let tsume = self.tsume;
+                let found = self.first_child(&position, &moves, |s, child| {
+                    left < 2
+                        || (s.search_root(child, left - 1).is_proved()
+                            && (left < 4 || s.search_root(child, left - 3).is_disproved()))
+                });
+                if self.stopped {
+                    return None;
+                }
+                match found {
+                    Some(found) => found,
+                    None if tsume => {
+                        // A futile drop counted with its takeback's length, exactly `left`:
+                        // the line shows the drop and its capture, and goes on from the
+                        // takeback's position (the piece back in the defender's hand).
+                        let (drop, capture, next) =
+                            self.exact_futile_reply(&position, &moves, left)?;
+                        line.push(drop);
+                        line.push(capture);
+                        position = next;
+                        continue;
+                    }
+                    None => return None,
+                }
             };
             line.push(mv);
             position = child;
             left -= 1;
         }
+    }
+
+    /// The defender's drop among `moves` in `position` that counts, as futile, exactly
+    /// `left` plies (its takeback mated within `left` and not within `left - 2`, its own
+    /// mate no shorter): the drop, the capture and the takeback's position.
+    fn exact_futile_reply(
+        &mut self,
+        position: &Position,
+        moves: &[Move],
+        left: Plies,
+    ) -> Option<(Move, Move, Position)> {
+        for &mv in moves {
+            let Move::Drop { to, .. } = mv else {
+                continue;
+            };
+            let after = position.play(mv);
+            let Some(tb) = self.takeback(position, &after, to) else {
+                continue;
+            };
+            let next = tb.position.expect("a takeback's position");
+            let exact = self.search_root(&next, left).is_proved()
+                && (left < 2 || self.search_root(&next, left - 2).is_disproved())
+                && (left < 4 || self.search_root(&after, left - 3).is_disproved());
+            if self.stopped {
+                return None;
+            }
+            if exact {
+                return Some((mv, tb.capture, next));
+            }
+        }
+        None
     }
 
     /// The mate's moves from `position` (proved, within `plies`) through the table: the
@@ -735,7 +917,8 @@ impl<'a> Solver<'a> {
         let mut position = position.clone();
         let mut left = plies;
         let mut moves = Vec::new();
-        while left > 0 && line.len() < usize::from(plies) {
+        // (A futile drop and its capture are shown but not counted: the line may be longer.)
+        while left > 0 && line.len() < 4 * usize::from(plies) + 16 {
             let attacking = position.side_to_move() == self.attacker;
             if attacking {
                 if let Some(mv) = self.mate_in_one(&position) {
@@ -756,6 +939,56 @@ impl<'a> Solver<'a> {
                     .proof(child.board_key(), &child.hand(self.attacker));
                 Some((mv, p?))
             });
+            if !attacking && self.tsume {
+                // Each reply counted as the search counts it: one more than its mate, or a
+                // futile drop's takeback's length; the longest is taken.
+                let mut best: Option<(Plies, Move, Option<Takeback>)> = None;
+                for &mv in moves.iter() {
+                    let child = position.play(mv);
+                    let normal = self
+                        .table
+                        .proof(child.board_key(), &child.hand(self.attacker))
+                        .map(|p| p.saturating_add(1));
+                    let takeback = match mv {
+                        Move::Drop { to, .. } => self.takeback(&position, &child, to),
+                        Move::Normal { .. } => None,
+                    };
+                    let futile = takeback
+                        .as_ref()
+                        .and_then(|tb| self.table.proof(tb.key, &tb.hand));
+                    let counted = match (normal, futile) {
+                        (Some(n), Some(f)) if f < n => (f, takeback),
+                        (Some(n), _) => (n, None),
+                        (None, Some(f)) => (f, takeback),
+                        (None, None) => {
+                            best = None;
+                            break;
+                        }
+                    };
+                    if best.as_ref().is_none_or(|b| counted.0 > b.0) {
+                        best = Some((counted.0, mv, counted.1));
+                    }
+                }
+                let Some((p, mv, takeback)) = best else {
+                    break;
+                };
+                line.push(mv);
+                match takeback {
+                    Some(tb) => {
+                        line.push(tb.capture);
+                        position = tb.position.expect("a takeback's position");
+                        left = p;
+                    }
+                    None => {
+                        position = position.play(mv);
+                        left = p - 1;
+                    }
+                }
+                if left == 0 {
+                    break;
+                }
+                continue;
+            }
             let pick = if attacking {
                 known.filter(|&(_, p)| p < left).min_by_key(|&(_, p)| p)
             } else {
