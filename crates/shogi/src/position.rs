@@ -301,6 +301,19 @@ impl Position {
         }
     }
 
+    /// This position with the piece on `from` moved to the empty `to` (promoted if asked),
+    /// the same side to move, the hands as they are: the mate solver's takeback of a futile
+    /// drop (two plies on, the move number too).
+    pub(crate) fn with_piece_moved(&self, from: Square, to: Square, promote: bool) -> Position {
+        let mut board = self.board;
+        let mut piece = board[from.0 as usize].take().expect("a piece to move");
+        if promote {
+            piece.kind = piece.kind.promoted().unwrap_or(piece.kind);
+        }
+        board[to.0 as usize] = Some(piece);
+        Position::from_parts(board, self.hands, self.side, self.ply + 2)
+    }
+
     /// The Zobrist key: the board, the hands and the side to move (not the move number).
     pub fn key(&self) -> u64 {
         self.key

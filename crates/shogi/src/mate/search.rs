@@ -349,10 +349,7 @@ impl<'a> Solver<'a> {
         if !attacking && self.tsume && child_plies >= 1 {
             for child in children.iter_mut() {
                 if let Move::Drop { to, .. } = child.mv {
-                    let after = child
-                        .position
-                        .get_or_insert_with(|| position.play(child.mv));
-                    child.takeback = self.takeback(position, after, to).map(Box::new);
+                    child.takeback = self.takeback(position, board_key, to).map(Box::new);
                 }
             }
         }
@@ -415,8 +412,11 @@ impl<'a> Solver<'a> {
                     // (an OR), the one with the smaller proof number.
                     let th_pn = child_th_pn.min(normal.pn.saturating_add(1));
                     let th_dn = child_th_dn.saturating_sub(normal.dn).clamp(1, INFINITE);
-                    let tb_position = tb.position.as_ref().expect("a takeback's position");
-                    let result = self.mid(&tb_position.clone(), th_pn, th_dn, plies, false);
+                    let tb_position = tb
+                        .position
+                        .get_or_insert_with(|| Self::takeback_position(position, tb.capture))
+                        .clone();
+                    let result = self.mid(&tb_position, th_pn, th_dn, plies, false);
                     let tb = children[best]
                         .takeback
                         .as_deref_mut()
@@ -456,25 +456,30 @@ impl<'a> Solver<'a> {
         self.store(position, numbers)
     }
 
-    /// The takeback of the defender's drop on `to` in `position` (`after`: the position after
-    /// the drop): the attacker's first check that takes the piece there, and the position
-    /// after it with the hands of `position` (see [`Takeback`]).
-    fn takeback(&self, position: &Position, after: &Position, to: Square) -> Option<Takeback> {
-        let mut checks = Vec::new();
-        after.generate_checks(&mut checks);
-        let capture = checks
-            .into_iter()
-            .find(|&mv| matches!(mv, Move::Normal { to: t, .. } if t == to))?;
-        let taken = after.play(capture);
-        let virtual_position =
-            Position::from_parts(taken.board, position.hands, taken.side, taken.ply);
+    /// The takeback of the defender's drop on `to` in `position` (whose board key is
+    /// `board_key`): the checker's capture there, and the key and hand of the position after
+    /// it with the hands of `position` (see [`Takeback`]; the position itself is built when
+    /// it is searched).
+    fn takeback(&self, position: &Position, board_key: u64, to: Square) -> Option<Takeback> {
+        let capture = position.checker_takes_on(to)?;
+        let Move::Normal { from, promote, .. } = capture else {
+            return None;
+        };
         Some(Takeback {
             capture,
-            key: virtual_position.board_key(),
+            key: position.board_key_with_piece_moved(board_key, from, to, promote),
             hand: position.hand(self.attacker),
-            position: Some(virtual_position),
+            position: None,
             known: None,
         })
+    }
+
+    /// The position of a takeback (see [`Takeback`]) of a drop in `position`.
+    fn takeback_position(position: &Position, capture: Move) -> Position {
+        match capture {
+            Move::Normal { from, to, promote } => position.with_piece_moved(from, to, promote),
+            Move::Drop { .. } => unreachable!("a takeback is a capture"),
+        }
     }
 
     /// If the attacker mates at once after each of the defender's replies in `position` (at
@@ -891,11 +896,11 @@ impl<'a> Solver<'a> {
             let Move::Drop { to, .. } = mv else {
                 continue;
             };
-            let after = position.play(mv);
-            let Some(tb) = self.takeback(position, &after, to) else {
+            let Some(tb) = self.takeback(position, position.board_key(), to) else {
                 continue;
             };
-            let next = tb.position.expect("a takeback's position");
+            let after = position.play(mv);
+            let next = Self::takeback_position(position, tb.capture);
             let exact = self.search_root(&next, left).is_proved()
                 && (left < 2 || self.search_root(&next, left - 2).is_disproved())
                 && (left < 4 || self.search_root(&after, left - 3).is_disproved());
@@ -950,7 +955,7 @@ impl<'a> Solver<'a> {
                         .proof(child.board_key(), &child.hand(self.attacker))
                         .map(|p| p.saturating_add(1));
                     let takeback = match mv {
-                        Move::Drop { to, .. } => self.takeback(&position, &child, to),
+                        Move::Drop { to, .. } => self.takeback(&position, position.board_key(), to),
                         Move::Normal { .. } => None,
                     };
                     let futile = takeback
@@ -976,7 +981,7 @@ impl<'a> Solver<'a> {
                 match takeback {
                     Some(tb) => {
                         line.push(tb.capture);
-                        position = tb.position.expect("a takeback's position");
+                        position = Self::takeback_position(&position, tb.capture);
                         left = p;
                     }
                     None => {

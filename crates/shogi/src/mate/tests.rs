@@ -82,3 +82,52 @@ fn the_line_checker_refuses_what_is_not_a_mate() {
     let q: Position = "4k4/9/4P4/9/9/9/9/9/4K4 b R 1".parse().unwrap();
     assert!(check_mating_line(&p, &[mv(&q, "R*5b")]).is_err());
 }
+
+/// The takeback of a futile drop, built without playing (the checker's capture found from the
+/// position before the drop, the board and its key moved by hand), agrees with playing the
+/// drop and the capture, at every defender's drop along the Edo sources' lines
+/// (`../shared/data/tsume/`): the capture is legal after the drop and checks, and the
+/// takeback's board and board key are those after the two moves (its hands are the node's).
+#[test]
+fn takebacks_agree_with_playing_the_drop_and_the_capture() {
+    let dir =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/tsume");
+    let mut checked = 0;
+    for name in ["zukou.tsv", "musou.tsv"] {
+        let text = std::fs::read_to_string(dir.join(name)).unwrap();
+        for line in text.lines() {
+            let fields: Vec<&str> = line.split('\t').collect();
+            let mut p: Position = fields[1].parse().unwrap();
+            for text in fields[3].split(' ') {
+                if p.in_check() {
+                    for mv in p.legal_moves() {
+                        let Move::Drop { to, .. } = mv else {
+                            continue;
+                        };
+                        let Some(capture) = p.checker_takes_on(to) else {
+                            continue;
+                        };
+                        let Move::Normal { from, promote, .. } = capture else {
+                            panic!("{line}: a capture");
+                        };
+                        let after = p.play(mv);
+                        assert!(after.is_legal(capture), "{line}: {p} {mv} {capture}");
+                        let taken = after.play(capture);
+                        assert!(taken.in_check(), "{line}: {p} {mv} {capture}");
+                        let takeback = p.with_piece_moved(from, to, promote);
+                        assert_eq!(takeback.board, taken.board, "{line}: {p} {mv}");
+                        assert_eq!(takeback.board_key(), taken.board_key(), "{line}: {p} {mv}");
+                        assert_eq!(
+                            p.board_key_with_piece_moved(p.board_key(), from, to, promote),
+                            taken.board_key(),
+                            "{line}: {p} {mv}"
+                        );
+                        checked += 1;
+                    }
+                }
+                p = p.play(p.parse_move(text).unwrap());
+            }
+        }
+    }
+    assert!(checked > 1_000, "only {checked} drops");
+}

@@ -630,6 +630,41 @@ impl CheckInfo<'_> {
 }
 
 impl Position {
+    /// The side to move in check by one piece from afar: the checker's move that would take a
+    /// piece put on `square` between (promoting where a rook or bishop may: it still checks
+    /// along the same line), as the checker's side would play it after that drop; `None` if
+    /// the check is not so or the move would leave the checker's own king attacked.
+    pub(crate) fn checker_takes_on(&self, square: Square) -> Option<Move> {
+        let us = self.side;
+        let them = us.flip();
+        let king = self.king(us)?;
+        let checkers = self.checkers(king, them, self.occupied());
+        if checkers == 0 || checkers & (checkers - 1) != 0 {
+            return None;
+        }
+        let from = Square(checkers.trailing_zeros() as u8);
+        if bitboard::towards(king, from) & bit(square) == 0 {
+            return None;
+        }
+        let kind = self.board[from.0 as usize]?.kind;
+        let zone = Self::zone(them);
+        let promote =
+            matches!(kind, Kind::Rook | Kind::Bishop) && (bit(from) | bit(square)) & zone != 0;
+        let capture = Move::Normal {
+            from,
+            to: square,
+            promote,
+        };
+        if let Some(own) = self.king(them) {
+            // The checker leaves its square: a line onto its own king may open.
+            let occupied = (self.occupied() ^ bit(from)) | bit(square);
+            if self.attackers(own, us, occupied) != 0 {
+                return None;
+            }
+        }
+        Some(capture)
+    }
+
     /// The [`CheckInfo`] of the side to move; `None` if the opponent has no king (no move
     /// checks).
     pub fn check_info(&self) -> Option<CheckInfo<'_>> {

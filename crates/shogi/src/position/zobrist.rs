@@ -95,6 +95,24 @@ impl Position {
         key
     }
 
+    /// The board key of [`Position::with_piece_moved`] without building it, given this
+    /// position's `board_key`.
+    pub(crate) fn board_key_with_piece_moved(
+        &self,
+        board_key: u64,
+        from: Square,
+        to: Square,
+        promote: bool,
+    ) -> u64 {
+        let p = self.board[from.0 as usize].expect("a piece to move");
+        let kind = if promote {
+            p.kind.promoted().unwrap_or(p.kind)
+        } else {
+            p.kind
+        };
+        board_key ^ piece_key(p, from) ^ piece_key(Piece { kind, ..p }, to)
+    }
+
     /// The keys after legal `mv` without playing it: (the board key, given this position's
     /// `board_key`; the full key).
     pub(crate) fn keys_after(&self, board_key: u64, mv: Move) -> (u64, u64) {
