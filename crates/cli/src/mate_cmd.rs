@@ -40,8 +40,8 @@ pub struct MateArgs {
     #[arg(long)]
     pub first: bool,
     /// What counts as mate: `strict` (the game's rules: every interposition is a defence, a
-    /// mate ends in checkmate) or `tsume` (the problem convention: a futile drop, taken with
-    /// check and the mate going on without the piece, is not counted, and a check answered
+    /// mate ends in checkmate) or `tsume` (the problem convention: a futile drop, taken by
+    /// the checker and the mate going on without the piece, is not counted, and a check answered
     /// only by such drops is mate; published problems count so).
     #[arg(long, default_value = "strict", value_name = "RULES")]
     pub rules: String,

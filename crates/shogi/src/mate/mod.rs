@@ -52,10 +52,10 @@ pub enum MateRules {
     /// the defender can answer only by drops, each of which the attacker takes (on the square
     /// it was dropped on) with a check that mates, or that the defender again can answer only
     /// so, counts as mate; those drops and captures are not played and not counted. In the
-    /// middle of a line: a drop that the attacker takes on its square with a check, after
-    /// which the position is mated without the piece taken (the same board with that piece
-    /// back in the defender's hand: the checker has only come closer), counts with that
-    /// position's length; the line shows the drop and its capture, the length does not count
+    /// middle of a line: a drop that the checking piece takes on its square, after which the
+    /// position is mated without the piece taken (the same board with that piece back in the
+    /// defender's hand: the checker has only come closer), counts with that position's
+    /// length; the line shows the drop and its capture, the length does not count
     /// them. An interposition by a piece moved there, a king's move or a capture of the
     /// checker is always a defence.
     Tsume,

@@ -96,13 +96,13 @@ struct Child {
     /// Whether it was proved when its node's numbers were last worked out.
     proved: bool,
     /// Under the tsume rules, a defender's drop: the position as if the drop were futile
-    /// (see [`Takeback`]), `None` where the attacker cannot take the piece with a check.
+    /// (see [`Takeback`]), `None` where the checker cannot take the piece.
     takeback: Option<Box<Takeback>>,
 }
 
-/// A defender's drop seen as futile (無駄合, [`super::MateRules::Tsume`]): the attacker takes
-/// the dropped piece on its square with a check, and the position after is mated without the
-/// piece taken. That position with the piece back in the defender's hand (its board after the
+/// A defender's drop seen as futile (無駄合, [`super::MateRules::Tsume`]): the checking piece
+/// takes the dropped piece on its square, and the position after is mated without the piece
+/// taken. That position with the piece back in the defender's hand (its board after the
 /// capture, the hands of the node: the checker has only come closer) is searched within the
 /// node's own plies, and if mated, the drop counts with that position's length: the drop and
 /// its capture are not counted.
