@@ -850,8 +850,9 @@ impl<'a> Solver<'a> {
                     let c = position.play(mv);
                     std::cmp::Reverse(self.table.proof(c.board_key(), &c.hand(self.attacker)))
                 });
-                // Mated within left - 1 and not within left - 3: exactly (under the tsume
-                // rules a drop also must not count shorter as futile).
+                // Mated within left - 1 and not within left - 3: exactly. (Under the tsume
+                // rules a drop that its takeback would count shorter can be taken here too:
+                // its line as played is as long.)
                 let tsume = self.tsume;
                 let found = self.first_child(&position, &moves, |s, child| {
                     left < 2
