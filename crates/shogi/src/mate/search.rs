@@ -348,10 +348,18 @@ impl<'a> Solver<'a> {
                 child.initial = Numbers::open(n, INITIAL_DN.min(n));
             }
         }
-        if !attacking && self.tsume && child_plies >= 1 {
+        if let (false, true, true, Some(checker)) = (
+            attacking,
+            self.tsume,
+            child_plies >= 1,
+            position.distant_checker(),
+        ) {
+            // (Drops are replies only to a check from afar.)
             for child in children.iter_mut() {
                 if let Move::Drop { to, .. } = child.mv {
-                    child.takeback = self.takeback(position, board_key, to).map(Box::new);
+                    child.takeback = self
+                        .takeback(position, board_key, checker, to)
+                        .map(Box::new);
                 }
             }
         }
@@ -459,11 +467,17 @@ impl<'a> Solver<'a> {
     }
 
     /// The takeback of the defender's drop on `to` in `position` (whose board key is
-    /// `board_key`): the checker's capture there, and the key and hand of the position after
-    /// it with the hands of `position` (see [`Takeback`]; the position itself is built when
-    /// it is searched).
-    fn takeback(&self, position: &Position, board_key: u64, to: Square) -> Option<Takeback> {
-        let capture = position.checker_takes_on(to)?;
+    /// `board_key`, `checker` its [`Position::distant_checker`]): the checker's capture there,
+    /// and the key and hand of the position after it with the hands of `position` (see
+    /// [`Takeback`]; the position itself is built when it is searched).
+    fn takeback(
+        &self,
+        position: &Position,
+        board_key: u64,
+        checker: Square,
+        to: Square,
+    ) -> Option<Takeback> {
+        let capture = position.checker_takes_on(checker, to)?;
         let Move::Normal { from, promote, .. } = capture else {
             return None;
         };
@@ -686,7 +700,7 @@ impl<'a> Solver<'a> {
             if n.is_proved() {
                 // The defender's node: what this reply adds to its length (one more than the
                 // child's, or a futile drop's takeback's own length) and its proof hand.
-                let (c, ch) = {
+                let counted = || {
                     let normal =
                         (n.plies != UNLIMITED).then(|| (n.plies.saturating_add(1), n.hand));
                     match (normal, futile) {
@@ -700,7 +714,7 @@ impl<'a> Solver<'a> {
                     None if attacking => {
                         (n.plies, self.parent_hand(position, child.mv, n.hand, true))
                     }
-                    None => (c, ch),
+                    None => counted(),
                     Some((p, h)) if attacking => {
                         if n.plies < p {
                             (n.plies, self.parent_hand(position, child.mv, n.hand, true))
@@ -708,7 +722,10 @@ impl<'a> Solver<'a> {
                             (p, h)
                         }
                     }
-                    Some((p, h)) => (p.max(c), max_hand(&h, &ch)),
+                    Some((p, h)) => {
+                        let (c, ch) = counted();
+                        (p.max(c), max_hand(&h, &ch))
+                    }
                 });
             }
             if n.is_disproved() {

@@ -99,12 +99,12 @@ fn takebacks_agree_with_playing_the_drop_and_the_capture() {
             let fields: Vec<&str> = line.split('\t').collect();
             let mut p: Position = fields[1].parse().unwrap();
             for text in fields[3].split(' ') {
-                if p.in_check() {
+                if let Some(checker) = p.distant_checker() {
                     for mv in p.legal_moves() {
                         let Move::Drop { to, .. } = mv else {
                             continue;
                         };
-                        let Some(capture) = p.checker_takes_on(to) else {
+                        let Some(capture) = p.checker_takes_on(checker, to) else {
                             continue;
                         };
                         let Move::Normal { from, promote, .. } = capture else {

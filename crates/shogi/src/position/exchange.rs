@@ -158,6 +158,56 @@ mod tests {
         assert!(found > 0, "random games reach some mates in one");
     }
 
+    /// Asserts that in `p` the checks generated are exactly the legal moves after which the
+    /// opponent is in check, in the order of the legal moves, and that `mate_in_one` finds a
+    /// mate (one that mates) exactly when one of them leaves no legal reply; returns (the
+    /// checks, whether one mates).
+    fn assert_checks_and_mate_in_one(p: &Position) -> (usize, bool) {
+        let expected: Vec<Move> = p
+            .legal_moves()
+            .into_iter()
+            .filter(|&mv| p.play(mv).in_check())
+            .collect();
+        let mut got = Vec::new();
+        p.generate_checks(&mut got);
+        assert_eq!(got, expected, "{p}");
+        let mates = expected
+            .iter()
+            .any(|&mv| p.play(mv).legal_moves().is_empty());
+        let found = p.mate_in_one();
+        assert_eq!(found.is_some(), mates, "{p}");
+        if let Some(mv) = found {
+            assert!(p.play(mv).legal_moves().is_empty(), "{p}: {mv}");
+        }
+        (got.len(), mates)
+    }
+
+    /// The same at every attacker's position along the Edo tsume collections' source lines
+    /// (`../shared/data/tsume/`: full hands, no attacker's king); the 193 lines that end in
+    /// checkmate end with a mate in one.
+    #[test]
+    fn checks_and_mates_in_one_agree_with_playing_every_move_along_the_edo_lines() {
+        let dir =
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/tsume");
+        let (mut positions, mut mates) = (0, 0);
+        for name in ["zukou.tsv", "musou.tsv"] {
+            let text = std::fs::read_to_string(dir.join(name)).unwrap();
+            for line in text.lines() {
+                let fields: Vec<&str> = line.split('\t').collect();
+                let mut p: Position = fields[1].parse().unwrap();
+                for (ply, text) in fields[3].split(' ').enumerate() {
+                    if ply % 2 == 0 {
+                        mates += usize::from(assert_checks_and_mate_in_one(&p).1);
+                        positions += 1;
+                    }
+                    p = p.play(p.parse_move(text).unwrap());
+                }
+            }
+        }
+        assert_eq!(positions, 4_126);
+        assert!(mates >= 193, "{mates}");
+    }
+
     /// `generate_checks` gives exactly the legal moves after which the opponent is in check,
     /// in positions with discovered checks of every slider (rook, bishop, lance behind a
     /// piece of ours) and along pseudo-random games from those and from a tactical middle
@@ -181,21 +231,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                let mut expected: Vec<Move> = moves
-                    .iter()
-                    .copied()
-                    .filter(|&mv| p.play(mv).in_check())
-                    .collect();
-                let mut got = Vec::new();
-                p.generate_checks(&mut got);
-                expected.sort_by_key(|m| m.to_string());
-                got.sort_by_key(|m| m.to_string());
-                assert_eq!(got, expected, "{p}");
-                checks += got.len();
-                let mates = expected
-                    .iter()
-                    .any(|&mv| p.play(mv).legal_moves().is_empty());
-                assert_eq!(p.mate_in_one().is_some(), mates, "{p}");
+                checks += assert_checks_and_mate_in_one(&p).0;
                 rng ^= rng << 13;
                 rng ^= rng >> 7;
                 rng ^= rng << 17;

@@ -630,20 +630,28 @@ impl CheckInfo<'_> {
 }
 
 impl Position {
-    /// The side to move in check by one piece from afar: the checker's move that would take a
-    /// piece put on `square` between (promoting where a rook or bishop may: it still checks
-    /// along the same line), as the checker's side would play it after that drop; `None` if
-    /// the check is not so or the move would leave the checker's own king attacked.
-    pub(crate) fn checker_takes_on(&self, square: Square) -> Option<Move> {
-        let us = self.side;
-        let them = us.flip();
-        let king = self.king(us)?;
-        let checkers = self.checkers(king, them, self.occupied());
+    /// The one piece that checks the side to move from afar (with a square between it and
+    /// the king), if the check is so.
+    pub(crate) fn distant_checker(&self) -> Option<Square> {
+        let king = self.king(self.side)?;
+        let checkers = self.checkers(king, self.side.flip(), self.occupied());
         if checkers == 0 || checkers & (checkers - 1) != 0 {
             return None;
         }
-        let from = Square(checkers.trailing_zeros() as u8);
-        if bitboard::towards(king, from) & bit(square) == 0 {
+        let checker = Square(checkers.trailing_zeros() as u8);
+        (bitboard::towards(king, checker) & !checkers != 0).then_some(checker)
+    }
+
+    /// The move of `checker` (the [`Position::distant_checker`]) that would take a piece put
+    /// on `square` between it and the king (promoting where a rook or bishop may: it still
+    /// checks along the same line), as the checker's side would play it after that drop;
+    /// `None` if `square` is not between or the move would leave the checker's own king
+    /// attacked.
+    pub(crate) fn checker_takes_on(&self, checker: Square, square: Square) -> Option<Move> {
+        let us = self.side;
+        let them = us.flip();
+        let from = checker;
+        if bitboard::towards(self.king(us)?, from) & bit(square) == 0 {
             return None;
         }
         let kind = self.board[from.0 as usize]?.kind;

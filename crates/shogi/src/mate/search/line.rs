@@ -65,13 +65,14 @@ impl Solver<'_> {
                     let c = position.play(mv);
                     std::cmp::Reverse(self.table.proof(c.board_key(), &c.hand(self.attacker)))
                 });
-                // Mated within left - 1 and not within left - 3: exactly. (Under the tsume
-                // rules a drop that its takeback would count shorter can be taken here too:
-                // its line as played is as long.)
+                // Mated within left - 1 (by the node's proof, except under the tsume rules,
+                // where a drop may be proved only as futile) and not within left - 3:
+                // exactly. (A drop that its takeback would count shorter can be taken here
+                // too: its line as played is as long.)
                 let tsume = self.tsume;
                 let found = self.first_child(&position, &moves, |s, child| {
                     left < 2
-                        || (s.search_root(child, left - 1).is_proved()
+                        || ((!tsume || s.search_root(child, left - 1).is_proved())
                             && (left < 4 || s.search_root(child, left - 3).is_disproved()))
                 });
                 if self.stopped {
@@ -108,11 +109,12 @@ impl Solver<'_> {
         moves: &[Move],
         left: Plies,
     ) -> Option<(Move, Move, Position)> {
+        let checker = position.distant_checker()?;
         for &mv in moves {
             let Move::Drop { to, .. } = mv else {
                 continue;
             };
-            let Some(tb) = self.takeback(position, position.board_key(), to) else {
+            let Some(tb) = self.takeback(position, position.board_key(), checker, to) else {
                 continue;
             };
             let after = position.play(mv);
@@ -164,6 +166,7 @@ impl Solver<'_> {
                 // Each reply counted as the search counts it: one more than its mate, or a
                 // futile drop's takeback's length; the longest is taken.
                 let mut best: Option<(Plies, Move, Option<Takeback>)> = None;
+                let checker = position.distant_checker();
                 for &mv in moves.iter() {
                     let child = position.play(mv);
                     let normal = self
@@ -171,7 +174,9 @@ impl Solver<'_> {
                         .proof(child.board_key(), &child.hand(self.attacker))
                         .map(|p| p.saturating_add(1));
                     let takeback = match mv {
-                        Move::Drop { to, .. } => self.takeback(&position, position.board_key(), to),
+                        Move::Drop { to, .. } => checker.and_then(|checker| {
+                            self.takeback(&position, position.board_key(), checker, to)
+                        }),
                         Move::Normal { .. } => None,
                     };
                     let futile = takeback
