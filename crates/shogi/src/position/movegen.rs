@@ -261,7 +261,19 @@ impl Position {
     /// sliders (the pieces themselves are the position's).
     #[inline]
     pub(super) fn attacked_over(&self, square: Square, by: Color, occupied: Bitboard) -> bool {
-        let theirs = self.colors[by.index()];
+        self.attacked_from_over(square, by, self.colors[by.index()], occupied)
+    }
+
+    /// Whether `square` is attacked by one of `theirs` (pieces of `by`) when only `occupied`
+    /// blocks the sliders.
+    #[inline]
+    fn attacked_from_over(
+        &self,
+        square: Square,
+        by: Color,
+        theirs: Bitboard,
+        occupied: Bitboard,
+    ) -> bool {
         if self.steppers_to(square, by) & theirs != 0 {
             return true;
         }
@@ -278,7 +290,7 @@ impl Position {
         {
             return true;
         }
-        let lances = self.pieces(by, Kind::Lance);
+        let lances = self.kinds[Kind::Lance as usize] & theirs;
         lances != 0 && bitboard::lance_attacks(by.flip(), square, occupied) & lances != 0
     }
 
@@ -787,13 +799,11 @@ impl<'a> CheckTargets<'a> {
     /// so a free square it does not attack stays free (its own square too: the king takes
     /// it). A move of a piece may open a line onto a free square, so each is tested again
     /// with the pieces where they will stand (the moved piece counted on its old square as
-    /// well as its new one: a square found is safe); a capture of the moved piece is not
-    /// looked for.
+    /// well as its new one: a square found is safe); a moved piece next to the king that
+    /// nothing else of ours guards is taken by the king. Other captures of the moved piece
+    /// are not looked for.
     #[inline]
     fn king_steps_away(&self, mv: Move, free: Bitboard) -> bool {
-        if free == 0 {
-            return false;
-        }
         let p = self.position;
         let us = p.side;
         let king = self.king;
@@ -801,6 +811,10 @@ impl<'a> CheckTargets<'a> {
             Move::Normal { from, to, .. } => (Some(from), to),
             Move::Drop { to, .. } => (None, to),
         };
+        let next_to_king = bitboard::step_attacks(us.flip(), Kind::King, king) & bit(to) != 0;
+        if free == 0 && !(from.is_some() && next_to_king) {
+            return false;
+        }
         let mut occupied = p.occupied() | bit(to);
         if let Some(from) = from {
             occupied &= !bit(from);
@@ -809,7 +823,13 @@ impl<'a> CheckTargets<'a> {
         let steps = free & !bitboard::attacks(us, p.placed(mv), to, occupied);
         match from {
             None => steps != 0,
-            Some(_) => squares(steps & !bit(to)).any(|s| !p.attacked_over(s, us, occupied)),
+            Some(from) => {
+                // The moved piece next to the king, and nothing else of ours behind it: the
+                // king takes it.
+                let ours = p.colors[us.index()] & !bit(from);
+                (next_to_king && !p.attacked_from_over(to, us, ours, occupied))
+                    || squares(steps & !bit(to)).any(|s| !p.attacked_over(s, us, occupied))
+            }
         }
     }
 
