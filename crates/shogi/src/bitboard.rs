@@ -45,6 +45,37 @@ static BITS: [Bitboard; 81] = {
     bits
 };
 
+/// `NEAR[s]`: the squares at most two files and four ranks from `s` (either way): the only
+/// places a piece that moves by steps can come from to check a king on `s` (a knight from
+/// four ranks off, on its way to two ranks off; the others from two squares off).
+static NEAR: [Bitboard; 81] = box_around(2, 4);
+
+/// By square: the squares at most `files` files and `ranks` ranks from it.
+const fn box_around(files: i32, ranks: i32) -> [Bitboard; 81] {
+    let mut boxes = [0; 81];
+    let mut s = 0;
+    while s < 81 {
+        let (file, rank) = ((s / 9) as i32, (s % 9) as i32);
+        let mut t = 0;
+        while t < 81 {
+            let (f, r) = ((t / 9) as i32, (t % 9) as i32);
+            if (f - file).abs() <= files && (r - rank).abs() <= ranks {
+                boxes[s] |= 1 << t;
+            }
+            t += 1;
+        }
+        s += 1;
+    }
+    boxes
+}
+
+/// The squares from which a piece that moves by steps may reach a check on a king on `s`
+/// (see [`NEAR`]).
+#[inline]
+pub(crate) fn near(s: Square) -> Bitboard {
+    NEAR[s.0 as usize]
+}
+
 /// The bit of `square`.
 #[inline]
 pub(crate) fn bit(square: Square) -> Bitboard {

@@ -708,6 +708,9 @@ struct CheckTargets<'a> {
     /// Our pieces that stand alone between one of our sliders and the king: only a move of
     /// one of them can uncover a check.
     discoverers: Bitboard,
+    /// Our pieces that may check by a move: the sliders, the discoverers and the pieces
+    /// near enough to the king (the generator looks at no others).
+    origins: Bitboard,
 }
 
 /// The pieces of the side to move that stand alone between one of its sliders and the
@@ -754,13 +757,21 @@ impl<'a> CheckTargets<'a> {
                 by_piece[kind as usize] |= checks[promoted as usize];
             }
         }
+        let discoverers = discoverers(position, king, occupied);
+        let kinds = &position.kinds;
+        let sliders = kinds[Kind::Lance as usize]
+            | kinds[Kind::Bishop as usize]
+            | kinds[Kind::Rook as usize]
+            | kinds[Kind::Horse as usize]
+            | kinds[Kind::Dragon as usize];
         Some(CheckTargets {
             position,
             king,
             by_piece,
             checks,
             any_check: checks.iter().fold(0, |all, &b| all | b),
-            discoverers: discoverers(position, king, occupied),
+            discoverers,
+            origins: discoverers | sliders | bitboard::near(king),
         })
     }
 
@@ -880,6 +891,10 @@ impl MoveSink for MateFinder<'_> {
         self.targets.move_squares(from)
     }
 
+    fn origins(&self) -> Bitboard {
+        self.targets.origins
+    }
+
     fn drop_squares_of(&self, kind: Kind) -> Bitboard {
         self.targets.checks[kind as usize]
     }
@@ -916,6 +931,10 @@ impl MoveSink for CheckSink<'_, '_> {
 
     fn move_squares(&self, from: Square) -> Bitboard {
         self.targets.move_squares(from)
+    }
+
+    fn origins(&self) -> Bitboard {
+        self.targets.origins
     }
 
     fn drop_squares_of(&self, kind: Kind) -> Bitboard {
