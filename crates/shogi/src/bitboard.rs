@@ -56,7 +56,7 @@ const fn box_around(files: i32, ranks: i32) -> [Bitboard; 81] {
     let mut s = 0;
     while s < 81 {
         let (file, rank) = ((s / 9) as i32, (s % 9) as i32);
-        let mut t = 0;
+        let mut t: usize = 0;
         while t < 81 {
             let (f, r) = ((t / 9) as i32, (t % 9) as i32);
             if (f - file).abs() <= files && (r - rank).abs() <= ranks {
