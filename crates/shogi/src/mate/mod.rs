@@ -102,11 +102,8 @@ fn futile_drops(position: &Position, replies: &[Move], judged: &mut HashMap<u64,
             };
             let after = position.play(reply);
             let mut captures = Vec::new();
-            after.generate_checks(&mut captures);
+            after.generate_checks_onto(square, &mut captures);
             captures.iter().any(|&capture| {
-                if !matches!(capture, Move::Normal { to, .. } if to == square) {
-                    return false;
-                }
                 let next = after.play(capture);
                 if let Some(&known) = judged.get(&next.key()) {
                     return known;

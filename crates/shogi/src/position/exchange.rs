@@ -171,6 +171,17 @@ mod tests {
         let mut got = Vec::new();
         p.generate_checks(&mut got);
         assert_eq!(got, expected, "{p}");
+        // The checks onto each square: those of the list that land there, in its order.
+        for square in (0..81).map(Square) {
+            let onto: Vec<Move> = expected
+                .iter()
+                .copied()
+                .filter(|mv| matches!(mv, Move::Normal { to, .. } | Move::Drop { to, .. } if *to == square))
+                .collect();
+            let mut got = Vec::new();
+            p.generate_checks_onto(square, &mut got);
+            assert_eq!(got, onto, "{p}: onto {square}");
+        }
         let mates = expected
             .iter()
             .any(|&mv| p.play(mv).legal_moves().is_empty());

@@ -623,7 +623,27 @@ impl Position {
         let Some(targets) = CheckTargets::of(self) else {
             return;
         };
-        let mut sink = CheckSink { targets, moves };
+        let mut sink = CheckSink {
+            targets,
+            onto: !0,
+            moves,
+        };
+        self.generate(&mut sink, Gen::All, true);
+    }
+
+    /// The legal moves onto `square` that check the opponent's king (the captures there, if
+    /// a piece stands on it), appended to `moves` in generation order: only the pieces that
+    /// attack the square are looked at.
+    pub(crate) fn generate_checks_onto(&self, square: Square, moves: &mut Vec<Move>) {
+        let Some(mut targets) = CheckTargets::of(self) else {
+            return;
+        };
+        targets.origins &= self.attackers(square, self.side, self.occupied());
+        let mut sink = CheckSink {
+            targets,
+            onto: bit(square),
+            moves,
+        };
         self.generate(&mut sink, Gen::All, true);
     }
 }
@@ -917,20 +937,22 @@ impl MoveSink for MateFinder<'_> {
     }
 }
 
-/// The sink of [`Position::generate_checks`]: keeps the checks.
+/// The sink of [`Position::generate_checks`] and [`Position::generate_checks_onto`]: keeps
+/// the checks that land on `onto`.
 struct CheckSink<'a, 'b> {
     targets: CheckTargets<'a>,
+    onto: Bitboard,
     moves: &'b mut Vec<Move>,
 }
 
 impl MoveSink for CheckSink<'_, '_> {
     /// A drop checks only directly: from where some kind attacks the king.
     fn drop_squares(&self) -> Bitboard {
-        self.targets.any_check
+        self.targets.any_check & self.onto
     }
 
     fn move_squares(&self, from: Square) -> Bitboard {
-        self.targets.move_squares(from)
+        self.targets.move_squares(from) & self.onto
     }
 
     fn origins(&self) -> Bitboard {
