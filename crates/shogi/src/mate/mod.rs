@@ -102,9 +102,12 @@ fn futile_drops(position: &Position, replies: &[Move], judged: &mut HashMap<u64,
             };
             let after = position.play(reply);
             let mut captures = Vec::new();
-            after.generate_checks_onto(square, &mut captures);
+            after.generate_moves_onto(square, &mut captures);
             captures.iter().any(|&capture| {
                 let next = after.play(capture);
+                if !next.in_check() {
+                    return false;
+                }
                 if let Some(&known) = judged.get(&next.key()) {
                     return known;
                 }

@@ -531,7 +531,17 @@ impl<'a> Solver<'a> {
         let mut checks = Vec::new();
         position.generate_checks(&mut checks);
         let mut replies = Vec::new();
+        let king = position.king(position.side_to_move().flip())?;
         checks.into_iter().find(|&mv| {
+            // A drop checks directly: from next to the king, or a knight's jump, nothing can
+            // be put between.
+            if let Move::Drop { kind, to } = mv {
+                let next_to_king =
+                    to.file().abs_diff(king.file()) <= 1 && to.rank().abs_diff(king.rank()) <= 1;
+                if next_to_king || kind == Kind::Knight {
+                    return false;
+                }
+            }
             let after = position.play(mv);
             if !after.check_can_be_blocked() {
                 return false;

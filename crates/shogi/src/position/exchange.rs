@@ -171,15 +171,17 @@ mod tests {
         let mut got = Vec::new();
         p.generate_checks(&mut got);
         assert_eq!(got, expected, "{p}");
-        // The checks onto each square: those of the list that land there, in its order.
+        // The moves onto each square: those of the legal moves (not drops) that land there,
+        // in their order.
+        let legal = p.legal_moves();
         for square in (0..81).map(Square) {
-            let onto: Vec<Move> = expected
+            let onto: Vec<Move> = legal
                 .iter()
                 .copied()
-                .filter(|mv| matches!(mv, Move::Normal { to, .. } | Move::Drop { to, .. } if *to == square))
+                .filter(|mv| matches!(mv, Move::Normal { to, .. } if *to == square))
                 .collect();
             let mut got = Vec::new();
-            p.generate_checks_onto(square, &mut got);
+            p.generate_moves_onto(square, &mut got);
             assert_eq!(got, onto, "{p}: onto {square}");
         }
         let mates = expected

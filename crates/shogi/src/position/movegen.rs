@@ -138,6 +138,36 @@ impl MoveSink for Any {
     }
 }
 
+/// The sink of [`Position::generate_moves_onto`]: the moves of the pieces on `origins` to
+/// `square`, no drops.
+struct Onto<'a> {
+    square: Bitboard,
+    origins: Bitboard,
+    moves: &'a mut Vec<Move>,
+}
+
+impl MoveSink for Onto<'_> {
+    #[inline(always)]
+    fn push(&mut self, mv: Move) {
+        self.moves.push(mv);
+    }
+
+    #[inline(always)]
+    fn drop_squares(&self) -> Bitboard {
+        0
+    }
+
+    #[inline(always)]
+    fn move_squares(&self, _from: Square) -> Bitboard {
+        self.square
+    }
+
+    #[inline(always)]
+    fn origins(&self) -> Bitboard {
+        self.origins
+    }
+}
+
 /// Looks for one move among the legal moves, and asks the generator for that piece's move
 /// to that square (or drops on that square) only.
 pub(super) struct Only {
@@ -623,25 +653,17 @@ impl Position {
         let Some(targets) = CheckTargets::of(self) else {
             return;
         };
-        let mut sink = CheckSink {
-            targets,
-            onto: !0,
-            moves,
-        };
+        let mut sink = CheckSink { targets, moves };
         self.generate(&mut sink, Gen::All, true);
     }
 
-    /// The legal moves onto `square` that check the opponent's king (the captures there, if
-    /// a piece stands on it), appended to `moves` in generation order: only the pieces that
-    /// attack the square are looked at.
-    pub(crate) fn generate_checks_onto(&self, square: Square, moves: &mut Vec<Move>) {
-        let Some(mut targets) = CheckTargets::of(self) else {
-            return;
-        };
-        targets.origins &= self.attackers(square, self.side, self.occupied());
-        let mut sink = CheckSink {
-            targets,
-            onto: bit(square),
+    /// The legal moves of pieces on the board onto `square` (the captures there, if a piece
+    /// stands on it), appended to `moves` in generation order: only the pieces that attack
+    /// the square are looked at.
+    pub(crate) fn generate_moves_onto(&self, square: Square, moves: &mut Vec<Move>) {
+        let mut sink = Onto {
+            square: bit(square),
+            origins: self.attackers(square, self.side, self.occupied()),
             moves,
         };
         self.generate(&mut sink, Gen::All, true);
@@ -937,22 +959,20 @@ impl MoveSink for MateFinder<'_> {
     }
 }
 
-/// The sink of [`Position::generate_checks`] and [`Position::generate_checks_onto`]: keeps
-/// the checks that land on `onto`.
+/// The sink of [`Position::generate_checks`]: keeps the checks.
 struct CheckSink<'a, 'b> {
     targets: CheckTargets<'a>,
-    onto: Bitboard,
     moves: &'b mut Vec<Move>,
 }
 
 impl MoveSink for CheckSink<'_, '_> {
     /// A drop checks only directly: from where some kind attacks the king.
     fn drop_squares(&self) -> Bitboard {
-        self.targets.any_check & self.onto
+        self.targets.any_check
     }
 
     fn move_squares(&self, from: Square) -> Bitboard {
-        self.targets.move_squares(from) & self.onto
+        self.targets.move_squares(from)
     }
 
     fn origins(&self) -> Bitboard {
