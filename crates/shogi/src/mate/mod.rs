@@ -34,6 +34,7 @@ mod table;
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::fmt;
+use std::hash::BuildHasherDefault;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -89,11 +90,16 @@ impl std::str::FromStr for MateRules {
 pub(crate) fn only_futile_drops(position: &Position, replies: &[Move]) -> bool {
     // The drops of different kinds, taken in turn, meet the same positions again: each is
     // judged once.
-    futile_drops(position, replies, &mut HashMap::new())
+    futile_drops(position, replies, &mut HashMap::default())
 }
 
+/// What [`futile_drops`] judged, by position key: whether the defender to move there is
+/// mated (no reply, or futile drops only). A verdict holds for the position wherever it
+/// is met, so a solver keeps one map for its whole search.
+type Judged = HashMap<u64, bool, BuildHasherDefault<table::KeyHasher>>;
+
 /// [`only_futile_drops`] with what was judged so far (by position key).
-fn futile_drops(position: &Position, replies: &[Move], judged: &mut HashMap<u64, bool>) -> bool {
+fn futile_drops(position: &Position, replies: &[Move], judged: &mut Judged) -> bool {
     !replies.is_empty()
         && replies.iter().all(|mv| matches!(mv, Move::Drop { .. }))
         && replies.iter().all(|&reply| {

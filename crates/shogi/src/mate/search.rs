@@ -4,8 +4,10 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::only_futile_drops;
+use std::cell::RefCell;
+
 use super::table::{Hand, KeySet, Number, Numbers, Plies, Table, INFINITE, UNLIMITED};
+use super::{futile_drops, Judged};
 
 /// Whether `mv` leaves a pawn, bishop or rook unpromoted where `moves` has it promoting.
 fn unpromoted_by_choice(position: &Position, mv: Move, moves: &[Move]) -> bool {
@@ -71,7 +73,13 @@ pub(super) struct Solver<'a> {
     spare: Vec<(Vec<Move>, Vec<Child>)>,
     /// Whether a defender left with futile drops only is mated ([`super::MateRules::Tsume`]).
     pub tsume: bool,
+    /// The defenders' positions judged mated by futile drops or not (see
+    /// [`Solver::only_futile_drops`]).
+    judged: RefCell<Judged>,
 }
+
+/// The most verdicts [`Solver::judged`] keeps (then it starts again).
+const MAX_JUDGED: usize = 1 << 20;
 
 /// A child of a node, played once when the node is expanded.
 struct Child {
@@ -134,7 +142,28 @@ impl<'a> Solver<'a> {
             path: KeySet::default(),
             spare: Vec::new(),
             tsume: false,
+            judged: RefCell::default(),
         }
+    }
+
+    /// Whether the defender to move in `position`, with the legal `replies` (at least one),
+    /// has only futile drops ([`super::only_futile_drops`]); each position is judged once a
+    /// search (the line readers ask again of the positions the search met).
+    pub(super) fn only_futile_drops(&self, position: &Position, replies: &[Move]) -> bool {
+        if replies.is_empty() {
+            return false;
+        }
+        let key = position.key();
+        if let Some(&known) = self.judged.borrow().get(&key) {
+            return known;
+        }
+        let mut judged = self.judged.borrow_mut();
+        if judged.len() >= MAX_JUDGED {
+            judged.clear();
+        }
+        let verdict = futile_drops(position, replies, &mut judged);
+        judged.insert(key, verdict);
+        verdict
     }
 
     /// What the table knows of `position` for a search with `plies` left.
@@ -243,7 +272,7 @@ impl<'a> Solver<'a> {
                 let hands = self.and_proof_hand(position, [0; 7]);
                 return self.store(position, Numbers::proved(0, hands));
             }
-            if self.tsume && only_futile_drops(position, moves) {
+            if self.tsume && self.only_futile_drops(position, moves) {
                 // Mated by the convention (with this hand or more: the defender then has
                 // fewer drops, each as futile).
                 return self.store(position, Numbers::proved(0, hand));
@@ -548,7 +577,7 @@ impl<'a> Solver<'a> {
             }
             replies.clear();
             after.generate_legal(&mut replies);
-            only_futile_drops(&after, &replies)
+            self.only_futile_drops(&after, &replies)
         })
     }
 

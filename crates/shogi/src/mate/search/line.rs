@@ -2,7 +2,7 @@
 //! against the longest defence, each length checked by a depth-limited search) and the
 //! line through the table.
 
-use super::{only_futile_drops, Plies, Solver, Takeback};
+use super::{Plies, Solver, Takeback};
 use crate::{Move, Position};
 
 impl Solver<'_> {
@@ -57,7 +57,7 @@ impl Solver<'_> {
                 })?
             } else {
                 position.generate_legal(&mut moves);
-                if moves.is_empty() || (self.tsume && only_futile_drops(&position, &moves)) {
+                if moves.is_empty() || (self.tsume && self.only_futile_drops(&position, &moves)) {
                     return (left == 0).then_some(line);
                 }
                 // The replies with the longest mates the table knows first.
