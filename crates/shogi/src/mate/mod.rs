@@ -117,9 +117,10 @@ fn futile_drops(position: &Position, replies: &[Move], judged: &mut Judged) -> b
                 if let Some(&known) = judged.get(&next.key()) {
                     return known;
                 }
+                // (A move on the board escapes: the drops are looked at only without one.)
                 let mut answers = Vec::new();
-                next.generate_legal(&mut answers);
-                let mated = answers.is_empty() || futile_drops(&next, &answers, judged);
+                let mated = next.generate_drops_only(&mut answers)
+                    && (answers.is_empty() || futile_drops(&next, &answers, judged));
                 judged.insert(next.key(), mated);
                 mated
             })

@@ -576,8 +576,8 @@ impl<'a> Solver<'a> {
                 return false;
             }
             replies.clear();
-            after.generate_legal(&mut replies);
-            self.only_futile_drops(&after, &replies)
+            // (A move on the board escapes: the drops are looked at only without one.)
+            after.generate_drops_only(&mut replies) && self.only_futile_drops(&after, &replies)
         })
     }
 

@@ -138,6 +138,28 @@ impl MoveSink for Any {
     }
 }
 
+/// The sink of [`Position::generate_drops_only`]: keeps the drops, and stops at the first
+/// move of a piece on the board (those come first).
+struct DropsOnly<'a> {
+    moves: &'a mut Vec<Move>,
+    board_move: bool,
+}
+
+impl MoveSink for DropsOnly<'_> {
+    #[inline(always)]
+    fn push(&mut self, mv: Move) {
+        match mv {
+            Move::Normal { .. } => self.board_move = true,
+            Move::Drop { .. } => self.moves.push(mv),
+        }
+    }
+
+    #[inline(always)]
+    fn done(&self) -> bool {
+        self.board_move
+    }
+}
+
 /// The sink of [`Position::generate_moves_onto`]: the moves of the pieces on `origins` to
 /// `square`, no drops.
 struct Onto<'a> {
@@ -655,6 +677,18 @@ impl Position {
         };
         let mut sink = CheckSink { targets, moves };
         self.generate(&mut sink, Gen::All, true);
+    }
+
+    /// The legal moves if every one is a drop: appends them to `moves` (in generation order)
+    /// and says true; false as soon as a piece on the board has a legal move (the drops are
+    /// then not generated).
+    pub(crate) fn generate_drops_only(&self, moves: &mut Vec<Move>) -> bool {
+        let mut sink = DropsOnly {
+            moves,
+            board_move: false,
+        };
+        self.generate(&mut sink, Gen::All, true);
+        !sink.board_move
     }
 
     /// The legal moves of pieces on the board onto `square` (the captures there, if a piece
