@@ -174,6 +174,7 @@ mod tests {
         // The moves onto each square: those of the legal moves (not drops) that land there,
         // in their order.
         let legal = p.legal_moves();
+
         for square in (0..81).map(Square) {
             let onto: Vec<Move> = legal
                 .iter()
@@ -195,14 +196,28 @@ mod tests {
         (got.len(), mates)
     }
 
+    /// Whether `generate_drops_only` gives the legal moves exactly when all are drops (and
+    /// says so); whether they are.
+    fn assert_drops_only(p: &Position) -> bool {
+        let legal = p.legal_moves();
+        let only_drops = legal.iter().all(|mv| matches!(mv, Move::Drop { .. }));
+        let mut drops = Vec::new();
+        assert_eq!(p.generate_drops_only(&mut drops), only_drops, "{p}");
+        if only_drops {
+            assert_eq!(drops, legal, "{p}");
+        }
+        only_drops && !legal.is_empty()
+    }
+
     /// The same at every attacker's position along the Edo tsume collections' source lines
     /// (`../shared/data/tsume/`: full hands, no attacker's king); the 193 lines that end in
-    /// checkmate end with a mate in one.
+    /// checkmate end with a mate in one. At every position, the drops-only generation too
+    /// (the defender's positions with drops for its only replies counted).
     #[test]
     fn checks_and_mates_in_one_agree_with_playing_every_move_along_the_edo_lines() {
         let dir =
             std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/tsume");
-        let (mut positions, mut mates) = (0, 0);
+        let (mut positions, mut mates, mut only_drops) = (0, 0, 0);
         for name in ["zukou.tsv", "musou.tsv"] {
             let text = std::fs::read_to_string(dir.join(name)).unwrap();
             for line in text.lines() {
@@ -213,12 +228,14 @@ mod tests {
                         mates += usize::from(assert_checks_and_mate_in_one(&p).1);
                         positions += 1;
                     }
+                    only_drops += usize::from(assert_drops_only(&p));
                     p = p.play(p.parse_move(text).unwrap());
                 }
             }
         }
         assert_eq!(positions, 4_126);
         assert!(mates >= 193, "{mates}");
+        assert_eq!(only_drops, 17);
     }
 
     /// `generate_checks` gives exactly the legal moves after which the opponent is in check,
