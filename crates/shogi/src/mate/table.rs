@@ -132,15 +132,80 @@ struct Entry {
     numbers: Numbers,
 }
 
+/// A board's entries: most boards are searched with one hand only, kept in place (no
+/// allocation, no second memory access); more go to a list.
+#[derive(Clone, Debug)]
+enum Entries {
+    One(Entry),
+    Many(Vec<Entry>),
+}
+
+impl Entries {
+    /// The entries, as a slice.
+    #[inline]
+    fn as_slice(&self) -> &[Entry] {
+        match self {
+            Entries::One(e) => std::slice::from_ref(e),
+            Entries::Many(v) => v,
+        }
+    }
+
+    /// The entries, as a mutable slice.
+    #[inline]
+    fn as_mut_slice(&mut self) -> &mut [Entry] {
+        match self {
+            Entries::One(e) => std::slice::from_mut(e),
+            Entries::Many(v) => v,
+        }
+    }
+
+    /// Adds `entry`.
+    fn push(&mut self, entry: Entry) {
+        match self {
+            Entries::One(e) => *self = Entries::Many(vec![*e, entry]),
+            Entries::Many(v) => v.push(entry),
+        }
+    }
+
+    /// Removes the entry at `i` (the last takes its place) of a board with more than one.
+    fn swap_remove(&mut self, i: usize) {
+        match self {
+            Entries::One(_) => unreachable!("a board keeps at least one entry"),
+            Entries::Many(v) => {
+                v.swap_remove(i);
+            }
+        }
+    }
+
+    /// Keeps the entries that pass `keep`; false if none is left.
+    fn retain(&mut self, keep: impl Fn(&Entry) -> bool) -> bool {
+        match self {
+            Entries::One(e) => keep(e),
+            Entries::Many(v) => {
+                v.retain(keep);
+                match v.len() {
+                    0 => false,
+                    1 => {
+                        *self = Entries::One(v[0]);
+                        true
+                    }
+                    _ => true,
+                }
+            }
+        }
+    }
+}
+
 /// The most entries one board keeps (the least useful unsettled one makes room).
 const PER_BOARD: usize = 1000000;
+const _: () = assert!(PER_BOARD > 1, "a board with one entry never gives it up");
 
 /// A set of Zobrist keys (hashed by [`KeyHasher`]).
 pub(super) type KeySet = HashSet<u64, BuildHasherDefault<KeyHasher>>;
 
 /// The table.
 pub(super) struct Table {
-    boards: HashMap<u64, Vec<Entry>, BuildHasherDefault<KeyHasher>>,
+    boards: HashMap<u64, Entries, BuildHasherDefault<KeyHasher>>,
     entries: usize,
     max_entries: usize,
 }
@@ -176,7 +241,7 @@ impl Table {
     pub fn find(&self, key: u64, hand: &Hand, plies: Plies) -> Option<Numbers> {
         let entries = self.boards.get(&key)?;
         let mut found = None;
-        for e in entries {
+        for e in entries.as_slice() {
             let n = e.numbers;
             if n.is_proved() {
                 if n.plies <= plies && covers(hand, &e.hand) {
@@ -198,6 +263,7 @@ impl Table {
         // (A proof is kept with the least hand it needs.)
         self.boards
             .get(&key)?
+            .as_slice()
             .iter()
             .filter(|e| e.numbers.is_proved() && covers(hand, &e.hand))
             .map(|e| e.numbers.plies)
@@ -216,11 +282,22 @@ impl Table {
         if self.entries >= self.max_entries {
             self.forget_unsettled();
         }
-        let entries = self.boards.entry(key).or_default();
+        let entry = Entry {
+            hand: *hand,
+            numbers,
+        };
+        let entries = match self.boards.entry(key) {
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(Entries::One(entry));
+                self.entries += 1;
+                return;
+            }
+            std::collections::hash_map::Entry::Occupied(o) => o.into_mut(),
+        };
         let settled = |n: &Numbers| n.is_proved() || n.is_disproved();
         // The entry this one replaces: the same hand, unsettled (numbers move on) or a
         // settled one of the same kind that says less.
-        let same = entries.iter().position(|e| {
+        let same = entries.as_slice().iter().position(|e| {
             e.hand == *hand
                 && match (settled(&e.numbers), settled(&numbers)) {
                     (false, false) => true,
@@ -232,12 +309,13 @@ impl Table {
                 }
         });
         if let Some(i) = same {
-            entries[i].numbers = numbers;
+            entries.as_mut_slice()[i].numbers = numbers;
             return;
         }
-        if entries.len() >= PER_BOARD {
+        if entries.as_slice().len() >= PER_BOARD {
             // Room made by the unsettled entry searched least (else the oldest entry).
             let victim = entries
+                .as_slice()
                 .iter()
                 .enumerate()
                 .filter(|(_, e)| !settled(&e.numbers))
@@ -246,10 +324,7 @@ impl Table {
             entries.swap_remove(victim);
             self.entries -= 1;
         }
-        entries.push(Entry {
-            hand: *hand,
-            numbers,
-        });
+        entries.push(entry);
         self.entries += 1;
     }
 
@@ -266,9 +341,9 @@ impl Table {
     fn keep(&mut self, keep: impl Fn(&Numbers) -> bool) {
         let mut kept = 0;
         self.boards.retain(|_, entries| {
-            entries.retain(|e| keep(&e.numbers));
-            kept += entries.len();
-            !entries.is_empty()
+            let any = entries.retain(|e| keep(&e.numbers));
+            kept += entries.as_slice().len() * usize::from(any);
+            any
         });
         self.entries = kept;
     }
