@@ -1,10 +1,9 @@
 //! df-pn over checks and evasions: the attacker's nodes (OR) try the checks, the defender's
 //! (AND) every legal reply, and a defender without one is mated.
 
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
-
-use std::cell::RefCell;
 
 use super::table::{Hand, KeySet, Number, Numbers, Plies, Table, INFINITE, UNLIMITED};
 use super::{futile_drops, Judged};

@@ -3,7 +3,7 @@
 //! as much of each kind (the defender then holds less: the same moves still mate), a
 //! disproof for every hand that holds at most as much.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{hash_map, HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The hasher of the table's map: its keys are Zobrist keys, random already, so the key is
@@ -287,12 +287,12 @@ impl Table {
             numbers,
         };
         let entries = match self.boards.entry(key) {
-            std::collections::hash_map::Entry::Vacant(v) => {
+            hash_map::Entry::Vacant(v) => {
                 v.insert(Entries::One(entry));
                 self.entries += 1;
                 return;
             }
-            std::collections::hash_map::Entry::Occupied(o) => o.into_mut(),
+            hash_map::Entry::Occupied(o) => o.into_mut(),
         };
         let settled = |n: &Numbers| n.is_proved() || n.is_disproved();
         // The entry this one replaces: the same hand, unsettled (numbers move on) or a
@@ -342,9 +342,55 @@ impl Table {
         let mut kept = 0;
         self.boards.retain(|_, entries| {
             let any = entries.retain(|e| keep(&e.numbers));
-            kept += entries.as_slice().len() * usize::from(any);
+            if any {
+                kept += entries.as_slice().len();
+            }
             any
         });
         self.entries = kept;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One hand on a board is kept in place, a second makes a list, and a full table forgets
+    /// its unsettled entries first: the verdicts stay findable, with the hands they cover.
+    #[test]
+    fn a_board_keeps_its_hands_and_a_full_table_forgets_the_unsettled_first() {
+        let mut t = Table::new(4);
+        let (a, b, c, ab) = (
+            [1, 0, 0, 0, 0, 0, 0],
+            [0, 1, 0, 0, 0, 0, 0],
+            [2, 0, 0, 0, 0, 0, 0],
+            [1, 1, 0, 0, 0, 0, 0],
+        );
+        let numbers = |n: Option<Numbers>| n.map(|n| (n.pn, n.dn));
+        t.store(7, &a, Numbers::open(3, 5));
+        assert_eq!(numbers(t.find(7, &a, 10)), Some((3, 5)));
+        assert_eq!(t.find(7, &b, 10), None);
+        t.store(7, &b, Numbers::proved(5, b));
+        assert!(t.find(7, &ab, 5).is_some_and(|n| n.is_proved()));
+        assert_eq!(t.find(7, &ab, 4), None, "a proof in 5 is no proof within 4");
+        assert_eq!(
+            numbers(t.find(7, &a, 10)),
+            Some((3, 5)),
+            "a does not cover b"
+        );
+        t.store(7, &a, Numbers::open(4, 6));
+        assert_eq!(numbers(t.find(7, &a, 10)), Some((4, 6)));
+        assert_eq!(t.len(), 2);
+        t.store(8, &a, Numbers::open(1, 1));
+        t.store(9, &a, Numbers::disproved(UNLIMITED, false, c));
+        assert_eq!(t.len(), 4);
+        // Full: the unsettled entries go (board 8 altogether), the verdicts stay.
+        t.store(10, &a, Numbers::open(2, 2));
+        assert_eq!(t.len(), 3);
+        assert_eq!(t.find(8, &a, 10), None);
+        assert_eq!(t.find(7, &a, 10), None);
+        assert!(t.find(7, &b, 5).is_some_and(|n| n.is_proved()));
+        assert!(t.find(9, &a, 3).is_some_and(|n| n.is_disproved()));
+        assert_eq!(numbers(t.find(10, &a, 10)), Some((2, 2)));
     }
 }
