@@ -2,9 +2,10 @@
 
 use std::fmt;
 
+mod checks;
 mod exchange;
 mod movegen;
-pub use movegen::CheckInfo;
+pub use checks::CheckInfo;
 mod zobrist;
 
 use movegen::Gen;

@@ -1,0 +1,356 @@
+//! Checks: which moves check the opponent's king, told move by move from what is worked out
+//! once a position (where each kind checks from, which pieces may uncover a line); the checks
+//! themselves, the mate in one, and the distant checker a futile drop's capture needs.
+
+use super::movegen::{Gen, MoveSink};
+use super::*;
+
+impl Position {
+    /// A legal move that mates at once, if there is one: a check after which the opponent
+    /// has no legal move (never a pawn drop: uchifuzume forbids that mate). The first found
+    /// in generation order.
+    ///
+    /// The legal moves are generated into a sink that plays only the checks: a move whose
+    /// piece attacks the king from its target square, or one that uncovers a slider.
+    pub fn mate_in_one(&self) -> Option<Move> {
+        let targets = CheckTargets::of(self)?;
+        let free = targets.free_steps();
+        let mut finder = MateFinder {
+            targets,
+            free,
+            found: None,
+        };
+        self.generate(&mut finder, Gen::All, true);
+        finder.found
+    }
+
+    /// The legal moves that check the opponent's king, appended to `moves` in generation
+    /// order (none if the opponent has no king).
+    pub fn generate_checks(&self, moves: &mut Vec<Move>) {
+        let Some(targets) = CheckTargets::of(self) else {
+            return;
+        };
+        let mut sink = CheckSink { targets, moves };
+        self.generate(&mut sink, Gen::All, true);
+    }
+}
+
+/// What tells, move by move, whether a legal move of the side to move checks: worked out once
+/// for a position ([`Position::check_info`]) and then a few bit tests a move, where
+/// [`Position::gives_check`] works out the king's lines for each move it is asked about.
+pub struct CheckInfo<'a>(CheckTargets<'a>);
+
+impl CheckInfo<'_> {
+    /// Whether legal `mv` checks the opponent's king (as [`Position::gives_check`]).
+    #[inline]
+    pub fn gives_check(&self, mv: Move) -> bool {
+        self.0.check(mv).is_some()
+    }
+}
+
+impl Position {
+    /// The one piece that checks the side to move from afar (with a square between it and
+    /// the king), if the check is so.
+    pub(crate) fn distant_checker(&self) -> Option<Square> {
+        let king = self.king(self.side)?;
+        let checkers = self.checkers(king, self.side.flip(), self.occupied());
+        if checkers == 0 || checkers & (checkers - 1) != 0 {
+            return None;
+        }
+        let checker = Square(checkers.trailing_zeros() as u8);
+        (bitboard::towards(king, checker) & !checkers != 0).then_some(checker)
+    }
+
+    /// The move of `checker` (the [`Position::distant_checker`]) that would take a piece put
+    /// on `square` between it and the king (promoting where a rook or bishop may: it still
+    /// checks along the same line), as the checker's side would play it after that drop;
+    /// `None` if `square` is not between or the move would leave the checker's own king
+    /// attacked.
+    pub(crate) fn checker_takes_on(&self, checker: Square, square: Square) -> Option<Move> {
+        let us = self.side;
+        let them = us.flip();
+        let from = checker;
+        if bitboard::towards(self.king(us)?, from) & bit(square) == 0 {
+            return None;
+        }
+        let kind = self.board[from.0 as usize]?.kind;
+        let zone = Self::zone(them);
+        let promote =
+            matches!(kind, Kind::Rook | Kind::Bishop) && (bit(from) | bit(square)) & zone != 0;
+        let capture = Move::Normal {
+            from,
+            to: square,
+            promote,
+        };
+        if let Some(own) = self.king(them) {
+            // The checker leaves its square: a line onto its own king may open.
+            let occupied = (self.occupied() ^ bit(from)) | bit(square);
+            if self.attackers(own, us, occupied) != 0 {
+                return None;
+            }
+        }
+        Some(capture)
+    }
+
+    /// The [`CheckInfo`] of the side to move; `None` if the opponent has no king (no move
+    /// checks).
+    pub fn check_info(&self) -> Option<CheckInfo<'_>> {
+        CheckTargets::of(self).map(CheckInfo)
+    }
+}
+
+/// Where the side to move checks the opponent's king from: a move whose piece attacks the
+/// king from its target square (the squares each kind checks from are found once), or one
+/// that leaves a line from the king (a discovered check, decided by playing it).
+struct CheckTargets<'a> {
+    position: &'a Position,
+    /// The opponent's king.
+    king: Square,
+    /// By kind: where a piece of that kind of the side to move attacks the king from.
+    checks: [Bitboard; 14],
+    /// Every square some kind checks from.
+    any_check: Bitboard,
+    /// By kind: where a piece of that kind checks from, as it is or promoted.
+    by_piece: [Bitboard; 14],
+    /// Our pieces that stand alone between one of our sliders and the king: only a move of
+    /// one of them can uncover a check.
+    discoverers: Bitboard,
+    /// Our pieces that may check by a move: the sliders, the discoverers and the pieces
+    /// near enough to the king (the generator looks at no others).
+    origins: Bitboard,
+}
+
+/// The pieces of the side to move that stand alone between one of its sliders and the
+/// opponent's king on `king`.
+fn discoverers(position: &Position, king: Square, occupied: Bitboard) -> Bitboard {
+    let ours = position.colors[position.side.index()];
+    let mut found = 0;
+    for sniper in squares(position.snipers(position.side, king)) {
+        let blockers = bitboard::towards(king, sniper) & occupied & !bit(sniper);
+        if blockers & ours != 0 && blockers & (blockers - 1) == 0 {
+            found |= blockers;
+        }
+    }
+    found
+}
+
+impl<'a> CheckTargets<'a> {
+    /// The check targets of the side to move in `position`; `None` if the opponent has no
+    /// king.
+    fn of(position: &'a Position) -> Option<CheckTargets<'a>> {
+        let us = position.side;
+        let king = position.king(us.flip())?;
+        let occupied = position.occupied();
+        // A piece of ours of kind k checks from `checks[k]`: where their piece of that kind
+        // on the king's square would attack (the moved piece's own square left occupied
+        // changes nothing: it was not on a line to the king that it attacked along).
+        // (Each slider's lines from the king worked out once: a horse's are a bishop's, a
+        // dragon's a rook's.)
+        let bishop = bitboard::bishop_attacks(king, occupied);
+        let rook = bitboard::rook_attacks(king, occupied);
+        let mut checks = [0; 14];
+        for kind in Kind::ALL {
+            let steps = bitboard::step_attacks(us.flip(), kind, king);
+            checks[kind as usize] = match kind {
+                Kind::Lance => bitboard::lance_attacks(us.flip(), king, occupied),
+                Kind::Bishop | Kind::Horse => steps | bishop,
+                Kind::Rook | Kind::Dragon => steps | rook,
+                _ => steps,
+            };
+        }
+        let mut by_piece = checks;
+        for kind in Kind::ALL {
+            if let Some(promoted) = kind.promoted() {
+                by_piece[kind as usize] |= checks[promoted as usize];
+            }
+        }
+        let discoverers = discoverers(position, king, occupied);
+        let kinds = &position.kinds;
+        let sliders = kinds[Kind::Lance as usize]
+            | kinds[Kind::Bishop as usize]
+            | kinds[Kind::Rook as usize]
+            | kinds[Kind::Horse as usize]
+            | kinds[Kind::Dragon as usize];
+        Some(CheckTargets {
+            position,
+            king,
+            by_piece,
+            checks,
+            any_check: checks.iter().fold(0, |all, &b| all | b),
+            discoverers,
+            origins: discoverers | sliders | bitboard::near(king),
+        })
+    }
+
+    /// Where the piece on `from` may check from: anywhere if it may uncover a check, else
+    /// where it attacks the king from, as it is or promoted.
+    #[inline(always)]
+    fn move_squares(&self, from: Square) -> Bitboard {
+        if self.discoverers & bit(from) != 0 {
+            !0
+        } else {
+            self.position.board[from.0 as usize]
+                .map_or(0, |piece| self.by_piece[piece.kind as usize])
+        }
+    }
+
+    /// The squares next to the opponent's king, empty or ours, that no piece of ours
+    /// attacks now (the king itself not blocking a line): where it may step after a check,
+    /// unless the checking move changes that (worked out once for every check tried).
+    fn free_steps(&self) -> Bitboard {
+        let p = self.position;
+        let us = p.side;
+        let occupied = p.occupied() ^ bit(self.king);
+        let steps =
+            bitboard::step_attacks(us.flip(), Kind::King, self.king) & !p.colors[us.flip().index()];
+        let mut free = 0;
+        for s in squares(steps) {
+            if !p.attacked_over(s, us, occupied) {
+                free |= bit(s);
+            }
+        }
+        free
+    }
+
+    /// Whether the king surely has a square to step to after `mv`, a direct check, told
+    /// without playing `mv`; `free`: [`CheckTargets::free_steps`]. A drop only blocks lines,
+    /// so a free square it does not attack stays free (its own square too: the king takes
+    /// it). A move of a piece may open a line onto a free square, so each is tested again
+    /// with the pieces where they will stand (the moved piece counted on its old square as
+    /// well as its new one: a square found is safe); a moved piece next to the king that
+    /// nothing else of ours guards is taken by the king. Other captures of the moved piece
+    /// are not looked for.
+    #[inline]
+    fn king_steps_away(&self, mv: Move, free: Bitboard) -> bool {
+        let p = self.position;
+        let us = p.side;
+        let king = self.king;
+        let (from, to) = match mv {
+            Move::Normal { from, to, .. } => (Some(from), to),
+            Move::Drop { to, .. } => (None, to),
+        };
+        let next_to_king = bitboard::step_attacks(us.flip(), Kind::King, king) & bit(to) != 0;
+        if free == 0 && !(from.is_some() && next_to_king) {
+            return false;
+        }
+        let mut occupied = p.occupied() | bit(to);
+        if let Some(from) = from {
+            occupied &= !bit(from);
+        }
+        let occupied = occupied ^ bit(king);
+        let steps = free & !bitboard::attacks(us, p.placed(mv), to, occupied);
+        match from {
+            None => steps != 0,
+            Some(from) => {
+                // The moved piece next to the king, and nothing else of ours behind it: the
+                // king takes it.
+                let ours = p.colors[us.index()] & !bit(from);
+                (next_to_king && !p.attacked_from_over(to, us, ours, occupied))
+                    || squares(steps & !bit(to)).any(|s| !p.attacked_over(s, us, occupied))
+            }
+        }
+    }
+
+    /// Whether legal `mv` checks: `None` if not; else the position after it when that had
+    /// to be played to tell (a discovered check).
+    #[inline(always)]
+    fn check(&self, mv: Move) -> Option<Option<Position>> {
+        let p = self.position;
+        let (to, from) = match mv {
+            Move::Normal { from, to, .. } => (to, Some(from)),
+            Move::Drop { to, .. } => (to, None),
+        };
+        let discovered = from.is_some_and(|f| self.discoverers & bit(f) != 0);
+        // Most moves go nowhere any kind checks from: rejected before asking the kind.
+        if !discovered && self.any_check & bit(to) == 0 {
+            return None;
+        }
+        if self.checks[p.placed(mv) as usize] & bit(to) != 0 {
+            return Some(None);
+        }
+        if !discovered {
+            return None;
+        }
+        let after = p.play(mv);
+        after.in_check().then_some(Some(after))
+    }
+}
+
+/// The sink of [`Position::mate_in_one`]: tries each check as it comes.
+struct MateFinder<'a> {
+    targets: CheckTargets<'a>,
+    /// [`CheckTargets::free_steps`].
+    free: Bitboard,
+    found: Option<Move>,
+}
+
+impl MoveSink for MateFinder<'_> {
+    fn done(&self) -> bool {
+        self.found.is_some()
+    }
+
+    /// A drop checks only directly: from where some kind attacks the king.
+    fn drop_squares(&self) -> Bitboard {
+        self.targets.any_check
+    }
+
+    fn move_squares(&self, from: Square) -> Bitboard {
+        self.targets.move_squares(from)
+    }
+
+    fn origins(&self) -> Bitboard {
+        self.targets.origins
+    }
+
+    fn drop_squares_of(&self, kind: Kind) -> Bitboard {
+        self.targets.checks[kind as usize]
+    }
+
+    fn push(&mut self, mv: Move) {
+        if self.found.is_some() {
+            return;
+        }
+        let Some(after) = self.targets.check(mv) else {
+            return;
+        };
+        if after.is_none() && self.targets.king_steps_away(mv, self.free) {
+            return;
+        }
+        let after = after.unwrap_or_else(|| self.targets.position.play(mv));
+        // A reply that would itself be a pawn drop mating us is no reply (uchifuzume).
+        if !after.any_reply(true) {
+            self.found = Some(mv);
+        }
+    }
+}
+
+/// The sink of [`Position::generate_checks`]: keeps the checks.
+struct CheckSink<'a, 'b> {
+    targets: CheckTargets<'a>,
+    moves: &'b mut Vec<Move>,
+}
+
+impl MoveSink for CheckSink<'_, '_> {
+    /// A drop checks only directly: from where some kind attacks the king.
+    fn drop_squares(&self) -> Bitboard {
+        self.targets.any_check
+    }
+
+    fn move_squares(&self, from: Square) -> Bitboard {
+        self.targets.move_squares(from)
+    }
+
+    fn origins(&self) -> Bitboard {
+        self.targets.origins
+    }
+
+    fn drop_squares_of(&self, kind: Kind) -> Bitboard {
+        self.targets.checks[kind as usize]
+    }
+
+    fn push(&mut self, mv: Move) {
+        if self.targets.check(mv).is_some() {
+            self.moves.push(mv);
+        }
+    }
+}
