@@ -14,14 +14,13 @@ impl Position {
     /// piece attacks the king from its target square, or one that uncovers a slider.
     pub fn mate_in_one(&self) -> Option<Move> {
         let targets = CheckTargets::of(self)?;
-        let free = targets.free_steps();
-        let mut finder = MateFinder {
-            targets,
-            free,
+        let action = MateFinder {
+            free: targets.free_steps(),
             found: None,
         };
+        let mut finder = Checks { targets, action };
         self.generate(&mut finder, Gen::All, true);
-        finder.found
+        finder.action.found
     }
 
     /// The legal moves that check the opponent's king, appended to `moves` in generation
@@ -30,7 +29,10 @@ impl Position {
         let Some(targets) = CheckTargets::of(self) else {
             return;
         };
-        let mut sink = CheckSink { targets, moves };
+        let mut sink = Checks {
+            targets,
+            action: moves,
+        };
         self.generate(&mut sink, Gen::All, true);
     }
 }
@@ -276,81 +278,90 @@ impl<'a> CheckTargets<'a> {
     }
 }
 
-/// The sink of [`Position::mate_in_one`]: tries each check as it comes.
-struct MateFinder<'a> {
+/// A sink that asks the generator only for the moves that may check (the pieces and
+/// squares [`CheckTargets`] allows) and hands each check to its `action`: the one mechanism
+/// of [`Position::mate_in_one`] and [`Position::generate_checks`].
+struct Checks<'a, A> {
     targets: CheckTargets<'a>,
+    action: A,
+}
+
+/// What a [`Checks`] sink does with each check.
+trait CheckAction {
+    /// Takes check `mv`; `after`: the position after it, when telling the check played it.
+    fn take(&mut self, targets: &CheckTargets<'_>, mv: Move, after: Option<Position>);
+
+    /// Whether it wants no more checks.
+    fn done(&self) -> bool {
+        false
+    }
+}
+
+impl<A: CheckAction> MoveSink for Checks<'_, A> {
+    #[inline(always)]
+    fn done(&self) -> bool {
+        self.action.done()
+    }
+
+    /// A drop checks only directly: from where some kind attacks the king.
+    #[inline(always)]
+    fn drop_squares(&self) -> Bitboard {
+        self.targets.any_check
+    }
+
+    #[inline(always)]
+    fn move_squares(&self, from: Square) -> Bitboard {
+        self.targets.move_squares(from)
+    }
+
+    #[inline(always)]
+    fn origins(&self) -> Bitboard {
+        self.targets.origins
+    }
+
+    #[inline(always)]
+    fn drop_squares_of(&self, kind: Kind) -> Bitboard {
+        self.targets.checks[kind as usize]
+    }
+
+    #[inline(always)]
+    fn push(&mut self, mv: Move) {
+        if let Some(after) = self.targets.check(mv) {
+            self.action.take(&self.targets, mv, after);
+        }
+    }
+}
+
+/// The action of [`Position::mate_in_one`]: tries each check as it comes.
+struct MateFinder {
     /// [`CheckTargets::free_steps`].
     free: Bitboard,
     found: Option<Move>,
 }
 
-impl MoveSink for MateFinder<'_> {
-    fn done(&self) -> bool {
-        self.found.is_some()
-    }
-
-    /// A drop checks only directly: from where some kind attacks the king.
-    fn drop_squares(&self) -> Bitboard {
-        self.targets.any_check
-    }
-
-    fn move_squares(&self, from: Square) -> Bitboard {
-        self.targets.move_squares(from)
-    }
-
-    fn origins(&self) -> Bitboard {
-        self.targets.origins
-    }
-
-    fn drop_squares_of(&self, kind: Kind) -> Bitboard {
-        self.targets.checks[kind as usize]
-    }
-
-    fn push(&mut self, mv: Move) {
-        if self.found.is_some() {
+impl CheckAction for MateFinder {
+    #[inline(always)]
+    fn take(&mut self, targets: &CheckTargets<'_>, mv: Move, after: Option<Position>) {
+        if self.found.is_some() || after.is_none() && targets.king_steps_away(mv, self.free) {
             return;
         }
-        let Some(after) = self.targets.check(mv) else {
-            return;
-        };
-        if after.is_none() && self.targets.king_steps_away(mv, self.free) {
-            return;
-        }
-        let after = after.unwrap_or_else(|| self.targets.position.play(mv));
+        let after = after.unwrap_or_else(|| targets.position.play(mv));
         // A reply that would itself be a pawn drop mating us is no reply (uchifuzume).
         if !after.any_reply(true) {
             self.found = Some(mv);
         }
     }
+
+    #[inline(always)]
+    fn done(&self) -> bool {
+        self.found.is_some()
+    }
 }
 
-/// The sink of [`Position::generate_checks`]: keeps the checks.
-struct CheckSink<'a, 'b> {
-    targets: CheckTargets<'a>,
-    moves: &'b mut Vec<Move>,
-}
-
-impl MoveSink for CheckSink<'_, '_> {
-    /// A drop checks only directly: from where some kind attacks the king.
-    fn drop_squares(&self) -> Bitboard {
-        self.targets.any_check
-    }
-
-    fn move_squares(&self, from: Square) -> Bitboard {
-        self.targets.move_squares(from)
-    }
-
-    fn origins(&self) -> Bitboard {
-        self.targets.origins
-    }
-
-    fn drop_squares_of(&self, kind: Kind) -> Bitboard {
-        self.targets.checks[kind as usize]
-    }
-
-    fn push(&mut self, mv: Move) {
-        if self.targets.check(mv).is_some() {
-            self.moves.push(mv);
-        }
+/// The action of [`Position::generate_checks`]: keeps the checks.
+impl CheckAction for &mut Vec<Move> {
+    #[inline(always)]
+    fn take(&mut self, _: &CheckTargets<'_>, mv: Move, _: Option<Position>) {
+        self.push(mv);
     }
 }
