@@ -45,6 +45,12 @@ pub struct MateArgs {
     /// only by such drops is mate; published problems count so).
     #[arg(long, default_value = "strict", value_name = "RULES")]
     pub rules: String,
+    /// With `--rules tsume`, the modern convention's two-ply rule: a defence two plies longer
+    /// than another that leaves the attacker pieces in hand at the end, where the other
+    /// leaves none, is not the main line (2手変長駒余り); the length is counted along the
+    /// main line. Without it the longest defence is taken, as the test suites count.
+    #[arg(long)]
+    pub two_ply_rule: bool,
     /// Only the first N positions of the file.
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
@@ -147,12 +153,19 @@ pub fn run(args: &MateArgs) -> Result<(), CliError> {
         .rules
         .parse()
         .map_err(|e| CliError::Usage(format!("--rules: {e}")))?;
+    if args.two_ply_rule && rules != MateRules::Tsume {
+        return Err(CliError::Usage(
+            "--two-ply-rule: the rule is the tsume convention's; give --rules tsume too"
+                .to_string(),
+        ));
+    }
     let config = MateConfig {
         max_nodes: args.nodes,
         time,
         max_plies: args.max_plies,
         shortest: !args.first,
         rules,
+        two_ply_rule: args.two_ply_rule,
         ..MateConfig::default()
     };
     // Every problem on one thread with the solver's stack.
@@ -202,6 +215,7 @@ fn solve_all(
                     "result": outcome_name(report.outcome),
                     "plies": (report.outcome == MateOutcome::Mate).then_some(report.plies),
                     "shortest": report.shortest,
+                    "in_hand": report.in_hand,
                     "rules": config.rules.name(),
                     "stated": problem.stated,
                     "nodes": report.nodes,

@@ -18,6 +18,8 @@ fn a_position_on_the_command_line_is_solved() {
     assert_eq!(v["plies"], 3, "{v}");
     assert_eq!(v["shortest"], true, "{v}");
     assert_eq!(v["line"].as_str().unwrap().split(' ').count(), 3, "{v}");
+    // The line (1f5b+ 4a5b S*4b) spends the silver in hand: nothing left over.
+    assert_eq!(v["in_hand"], 0, "{v}");
     // The start position has no check at all: no mate.
     let o = prune(&["mate", "startpos"]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -91,6 +93,10 @@ fn bad_input_gets_a_clear_error() {
         (
             &["mate", MATE_IN_THREE, "--rules", "loose"],
             "--rules: unknown rules 'loose': expected strict or tsume",
+        ),
+        (
+            &["mate", MATE_IN_THREE, "--two-ply-rule"],
+            "--two-ply-rule: the rule is the tsume convention's",
         ),
         (
             &["mate", MATE_IN_THREE, "--time", "0"],

@@ -21,7 +21,7 @@ use std::path::PathBuf;
 use prune_shogi::mate::{
     check_line, check_mating_line, solve_mate, MateConfig, MateError, MateOutcome, MateRules,
 };
-use prune_shogi::{Move, Position};
+use prune_shogi::{Color, Kind, Move, Position};
 
 /// One row of a suite: id, SFEN, the source's plies (0: no mate).
 struct Row {
@@ -157,6 +157,99 @@ fn the_shortest_mate_is_the_brute_force_oracles() {
     assert_eq!(checked, 36 + 67 + 1, "every mate of the two suites");
 }
 
+/// A line in USI notation.
+fn line_text(line: &[Move]) -> String {
+    line.iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// How many pieces `color` holds in hand in `p`.
+fn pieces_in_hand(p: &Position, color: Color) -> usize {
+    Kind::HAND
+        .iter()
+        .map(|&kind| usize::from(p.in_hand(color, kind)))
+        .sum()
+}
+
+/// The problem convention's value of the side to move in `p` (the attacker) within `plies`
+/// (odd), by trying every check and every reply with no table: the mate's length and whether
+/// the attacker is left pieces in hand at its end, the attacker taking the shortest and of
+/// those one that spends its hand, the defender the longest and of those one that leaves the
+/// attacker pieces never by choice. `None` without a mate within `plies`.
+fn convention_value(p: &Position, plies: usize) -> Option<(usize, bool)> {
+    if plies == 0 {
+        return None;
+    }
+    p.legal_moves()
+        .into_iter()
+        .filter(|&mv| p.gives_check(mv))
+        .filter_map(|mv| {
+            let q = p.play(mv);
+            let replies = q.legal_moves();
+            if replies.is_empty() {
+                return Some((1, pieces_in_hand(&q, p.side_to_move()) > 0));
+            }
+            if plies < 3 {
+                return None;
+            }
+            // The defender's best: the longest, then the one with nothing left in hand.
+            let mut worst: Option<(usize, bool)> = None;
+            for r in replies {
+                let v = convention_value(&q.play(r), plies - 2)?;
+                if worst.is_none_or(|w| (v.0, !v.1) > (w.0, !w.1)) {
+                    worst = Some(v);
+                }
+            }
+            worst.map(|(n, surplus)| (n + 2, surplus))
+        })
+        .min()
+}
+
+/// The line's choices on pieces left in hand (駒余り) against the brute-force oracle: on
+/// every mate of nine plies or fewer (102 of the 104) in the two library suites (strict rules), the solver's
+/// main line leaves the attacker pieces in hand exactly when every shortest mate against the
+/// longest defence does, and the count it reports is the hand at the line's end.
+#[test]
+fn the_main_line_leaves_nothing_in_hand_where_the_oracle_can() {
+    let mut checked = 0;
+    let mut spent = 0;
+    for name in ["sugyan.tsv", "antma.tsv"] {
+        for row in suite(name) {
+            let p: Position = row.sfen.parse().unwrap();
+            let Ok(report) = solve_mate(&p, &MateConfig::default(), None) else {
+                continue;
+            };
+            if report.outcome != MateOutcome::Mate || report.plies > 9 {
+                continue;
+            }
+            let oracle = convention_value(&p, report.plies);
+            assert_eq!(
+                Some((report.plies, report.in_hand > 0)),
+                oracle,
+                "{}: {}",
+                row.id,
+                line_text(&report.line)
+            );
+            let end = report.line.iter().fold(p.clone(), |q, &mv| q.play(mv));
+            assert_eq!(
+                pieces_in_hand(&end, p.side_to_move()),
+                report.in_hand,
+                "{}",
+                row.id
+            );
+            checked += 1;
+            spent += usize::from(report.in_hand == 0);
+        }
+    }
+    eprintln!("{checked} mates checked, {spent} of them spending the hand");
+    assert!(
+        checked >= 100 && spent >= 30,
+        "{checked} checked, {spent} spent"
+    );
+}
+
 /// The Edo problems the solver settles within a small budget (the first mate, not
 /// shortened): each a mate, its line legal and mating; none said to have no mate but two
 /// whose transcriptions the defender escapes under the rules: in musou-037, after the
@@ -254,6 +347,47 @@ fn the_library_suites_under_the_tsume_convention() {
         67 + 36,
         "every mate of the two suites"
     );
+}
+
+/// The two-ply rule (2手変長駒余り): in antma's `tsume9-02` and `tsume9-03` the longest
+/// defence (9 plies, antma's count) leaves the attacker a piece in hand and a defence two
+/// plies shorter leaves none; with the rule the main line is the shorter, by the tsume rules.
+#[test]
+fn the_two_ply_rule_takes_the_shorter_defence_that_spends_the_hand() {
+    let rows: Vec<Row> = suite("antma.tsv")
+        .into_iter()
+        .filter(|r| r.id == "tsume9-02" || r.id == "tsume9-03")
+        .collect();
+    assert_eq!(rows.len(), 2);
+    for row in rows {
+        let p: Position = row.sfen.parse().unwrap();
+        let tsume = MateConfig {
+            rules: MateRules::Tsume,
+            ..MateConfig::default()
+        };
+        let longest = solve_mate(&p, &tsume, None).unwrap();
+        let two_ply = MateConfig {
+            two_ply_rule: true,
+            ..tsume
+        };
+        let main = solve_mate(&p, &two_ply, None).unwrap();
+        assert!(longest.shortest && main.shortest, "{}", row.id);
+        assert_eq!((longest.plies, main.plies), (9, 7), "{}", row.id);
+        assert!(longest.in_hand > 0 && main.in_hand == 0, "{}", row.id);
+        for line in [&longest.line, &main.line] {
+            if let Err(e) = check_line(&p, line, MateRules::Tsume) {
+                panic!("{}: {e}", row.id);
+            }
+        }
+        // The two lines part at a defender's move: the same length up to it.
+        let common = longest
+            .line
+            .iter()
+            .zip(&main.line)
+            .take_while(|(a, b)| a == b)
+            .count();
+        assert!(common % 2 == 1, "{}: {}", row.id, line_text(&main.line));
+    }
 }
 
 /// Futile drops in the middle of a line: Zuko #18 and #25, whose shortest strict mates (25

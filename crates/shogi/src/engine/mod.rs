@@ -342,6 +342,7 @@ impl Engine {
             shortest: false,
             // A game's mate ends in checkmate.
             rules: MateRules::Strict,
+            two_ply_rule: false,
         };
         let Ok(report) = solve_mate(root, &config, Some(&self.stop)) else {
             return (None, 0);

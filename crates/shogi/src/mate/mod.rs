@@ -18,6 +18,10 @@
 //!
 //! The mate found first is then shortened: searched again for a mate two plies shorter until
 //! there is none, which makes its length the shortest mate against the longest resistance.
+//! Its line is read as the problem convention reads a solution: of the attacker's mates as
+//! short, one that spends its hand; of the defender's replies as long, one after which the
+//! attacker is left nothing in hand at the end (駒余り, pieces left over, mark a line the
+//! defender could have made worse for it).
 //!
 //! Two rules ([`MateRules`]): the strict ones (the default), where every interposition is a
 //! defence, the futile ones (無駄合) included, and a mate ends in checkmate; and the tsume
@@ -58,7 +62,8 @@ pub enum MateRules {
     /// defender's hand: the checker has only come closer), counts with that position's
     /// length; the line shows the drop and its capture, the length does not count
     /// them. An interposition by a piece moved there, a king's move or a capture of the
-    /// checker is always a defence.
+    /// checker is always a defence. With [`MateConfig::two_ply_rule`], the convention's
+    /// two-ply rule on pieces left in hand too.
     Tsume,
 }
 
@@ -142,6 +147,13 @@ pub struct MateConfig {
     pub shortest: bool,
     /// What counts as mate.
     pub rules: MateRules,
+    /// Under [`MateRules::Tsume`], the two-ply rule of the modern convention (2手変長駒余り):
+    /// where the defender's longest defence leaves the attacker pieces in hand at the end
+    /// and one two plies shorter leaves none, the shorter is the main line, and the mate's
+    /// length is counted along it. Off (the default), the longest defence is the main line,
+    /// as the test suites count; of defences as long, one that leaves no pieces is taken
+    /// either way.
+    pub two_ply_rule: bool,
 }
 
 impl Default for MateConfig {
@@ -153,6 +165,7 @@ impl Default for MateConfig {
             max_entries: 8_000_000,
             shortest: true,
             rules: MateRules::Strict,
+            two_ply_rule: false,
         }
     }
 }
@@ -174,7 +187,10 @@ pub struct MateReport {
     /// What was found.
     pub outcome: MateOutcome,
     /// The mate's length in plies: exact when `shortest`, else a length within which the
-    /// attacker mates however the defender replies (0 without a mate).
+    /// attacker mates however the defender replies (0 without a mate). Under
+    /// [`MateRules::Tsume`], when `shortest`, the length of the convention's main line: where
+    /// the longest defence leaves the attacker pieces in hand and one two plies shorter does
+    /// not, the shorter is the main line with [`MateConfig::two_ply_rule`].
     pub plies: usize,
     /// The mate: the attacker's moves and the defender's replies, ending in checkmate (empty
     /// without a mate). When `shortest`, the shortest mate against the longest defence, as
@@ -188,6 +204,9 @@ pub struct MateReport {
     /// disproved) and the line is that long; false if the shortening was not asked for or
     /// the limits stopped it.
     pub shortest: bool,
+    /// When `shortest`, the pieces left in the attacker's hand at the end of the line (駒余り:
+    /// a published problem's solution leaves none); 0 otherwise.
+    pub in_hand: usize,
     /// Nodes searched (expanded positions), every search of the solve together.
     pub nodes: u64,
     /// Positions in the table at the end.
@@ -281,6 +300,7 @@ fn solve(
 ) -> Result<MateReport, MateError> {
     let mut solver = Solver::new(position.side_to_move(), config.max_entries);
     solver.tsume = config.rules == MateRules::Tsume;
+    solver.two_ply_rule = config.two_ply_rule;
     solver.max_nodes = config.max_nodes;
     solver.deadline = config.time.map(|t| Instant::now() + t);
     solver.stop = stop;
@@ -291,6 +311,7 @@ fn solve(
         line: Vec::new(),
         plies: 0,
         shortest: false,
+        in_hand: 0,
         nodes: 0,
         entries: 0,
     };
@@ -313,18 +334,22 @@ fn solve(
             plies = shorter.plies;
         }
         report.plies = usize::from(plies);
-        let exact = if report.shortest {
-            solver.exact_line(position, plies)
+        let main = if report.shortest {
+            solver.main_line(position, plies)
         } else {
             None
         };
-        report.line = match exact {
-            Some(line) => line,
+        match main {
+            Some(main) => {
+                report.plies = usize::from(main.plies);
+                report.in_hand = main.hand.iter().map(|&n| usize::from(n)).sum();
+                report.line = main.line;
+            }
             None => {
                 report.shortest = false;
-                solver.line(position, plies)
+                report.line = solver.line(position, plies);
             }
-        };
+        }
     }
     report.nodes = solver.nodes;
     report.entries = solver.table.len();

@@ -72,6 +72,9 @@ pub(super) struct Solver<'a> {
     spare: Vec<(Vec<Move>, Vec<Child>)>,
     /// Whether a defender left with futile drops only is mated ([`super::MateRules::Tsume`]).
     pub tsume: bool,
+    /// Under the tsume rules, whether the main line follows the two-ply rule on pieces left
+    /// in hand ([`super::MateConfig::two_ply_rule`]).
+    pub two_ply_rule: bool,
     /// The defenders' positions judged mated by futile drops or not (see
     /// [`Solver::only_futile_drops`]).
     judged: RefCell<Judged>,
@@ -141,6 +144,7 @@ impl<'a> Solver<'a> {
             path: KeySet::default(),
             spare: Vec::new(),
             tsume: false,
+            two_ply_rule: false,
             judged: RefCell::default(),
         }
     }
