@@ -7,8 +7,10 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
-use prune_shogi::mate::{solve_mate, MateConfig, MateOutcome, MateReport, MateRules};
-use prune_shogi::Position;
+use prune_shogi::mate::{
+    solve_and_audit, solve_mate, LineAudit, MateConfig, MateOutcome, MateReport, MateRules,
+};
+use prune_shogi::{Move, Position};
 use serde_json::json;
 
 use crate::cells::{count, right};
@@ -51,6 +53,13 @@ pub struct MateArgs {
     /// main line. Without it the longest defence is taken, as the test suites count.
     #[arg(long)]
     pub two_ply_rule: bool,
+    /// Read each problem's published line (the file's fourth field) against the solver:
+    /// the plies where it is not best play (the attacker's move not a shortest mate, the
+    /// defender's not a longest defence) and how each changes the count, so that a length
+    /// that differs from the stated one is accounted for. Needs the shortest mate (not
+    /// `--first`).
+    #[arg(long)]
+    pub audit: bool,
     /// Only the first N positions of the file.
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
@@ -59,11 +68,15 @@ pub struct MateArgs {
     pub json: bool,
 }
 
-/// A position to solve: its name, the SFEN and the length its source states, if any.
+/// A position to solve: its name, the SFEN, and the length and line its source states, if
+/// any.
 struct Problem {
     id: String,
     sfen: String,
     stated: Option<usize>,
+    /// The source's line (USI moves, space-separated); `None` where there is none (`-`,
+    /// `nomate` or no fourth field).
+    solution: Option<String>,
 }
 
 /// Reads `text` (a file's lines) as problems; an error names the line.
@@ -83,16 +96,23 @@ fn problems_in(text: &str, file: &str) -> Result<Vec<Problem>, CliError> {
                     fields[2]
                 ))
             })?;
+            let solution = fields
+                .get(3)
+                .map(|f| f.trim())
+                .filter(|f| !f.is_empty() && *f != "-" && *f != "nomate")
+                .map(str::to_string);
             Problem {
                 id: fields[0].to_string(),
                 sfen: fields[1].to_string(),
                 stated: Some(stated),
+                solution,
             }
         } else {
             Problem {
                 id: format!("{file}:{}", i + 1),
                 sfen: fields[0].trim().to_string(),
                 stated: None,
+                solution: None,
             }
         };
         problems.push(problem);
@@ -117,6 +137,7 @@ pub fn run(args: &MateArgs) -> Result<(), CliError> {
             id: format!("#{}", i + 1),
             sfen: sfen.clone(),
             stated: None,
+            solution: None,
         })
         .collect();
     if let Some(path) = &args.file {
@@ -159,6 +180,11 @@ pub fn run(args: &MateArgs) -> Result<(), CliError> {
                 .to_string(),
         ));
     }
+    if args.audit && args.first {
+        return Err(CliError::Usage(
+            "--audit: a line is read against the shortest mate; drop --first".to_string(),
+        ));
+    }
     let config = MateConfig {
         max_nodes: args.nodes,
         time,
@@ -184,12 +210,12 @@ fn solve_all(
         "position", "result", "plies", "stated", "nodes", "time", "line",
     ]);
     let mut summary = Summary::default();
+    let mut audits = Vec::new();
     for (problem, position) in problems.iter().zip(positions) {
         let start = Instant::now();
-        let report = solve_mate(position, config, None)
-            .map_err(|e| CliError::Usage(format!("{}: {e}", problem.id)));
+        let solved = solve_one(args, problem, position, config);
         let elapsed = start.elapsed();
-        let report = match report {
+        let (report, audit) = match solved {
             Ok(r) => r,
             Err(e) if problems.len() == 1 => return Err(e),
             Err(CliError::Usage(msg) | CliError::Failure(msg)) => {
@@ -200,12 +226,8 @@ fn solve_all(
             }
         };
         summary.add(&report, problem.stated, elapsed);
-        let line = report
-            .line
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(" ");
+        summary.add_audit(audit.as_ref(), args.audit && problem.solution.is_some());
+        let line = line_text(&report.line);
         if args.json {
             println!(
                 "{}",
@@ -222,6 +244,7 @@ fn solve_all(
                     "entries": report.entries,
                     "seconds": elapsed.as_secs_f64(),
                     "line": line,
+                    "audit": audit.as_ref().map(audit_json),
                 })
             );
         } else {
@@ -234,13 +257,105 @@ fn solve_all(
                 right(format!("{:.3} s", elapsed.as_secs_f64())),
                 shorten(&line, 60).into(),
             ]);
+            if let Some(audit) = &audit {
+                audits.push(audit_text(problem, audit));
+            }
         }
     }
     if !args.json {
         println!("{table}");
+        if !audits.is_empty() {
+            println!("The sources' lines against best play (1: the first ply):");
+            for text in &audits {
+                println!("{text}");
+            }
+        }
         summary.print(config.rules);
     }
     Ok(())
+}
+
+/// Solves one problem, and with `--audit` reads its source's line against the solver; an
+/// error names the problem (and the line's ply where its move is wrong).
+fn solve_one(
+    args: &MateArgs,
+    problem: &Problem,
+    position: &Position,
+    config: &MateConfig,
+) -> Result<(MateReport, Option<LineAudit>), CliError> {
+    let named = |e: String| CliError::Usage(format!("{}: {e}", problem.id));
+    let Some(solution) = problem.solution.as_ref().filter(|_| args.audit) else {
+        let report = solve_mate(position, config, None).map_err(|e| named(e.to_string()))?;
+        return Ok((report, None));
+    };
+    let mut here = position.clone();
+    let mut line = Vec::new();
+    for (ply, text) in solution.split_whitespace().enumerate() {
+        let mv = here
+            .parse_move(text)
+            .map_err(|e| named(format!("the source's line, ply {}: '{text}': {e}", ply + 1)))?;
+        here = here.play(mv);
+        line.push(mv);
+    }
+    solve_and_audit(position, config, &line, None).map_err(|e| named(e.to_string()))
+}
+
+/// Moves in USI notation, space-separated.
+fn line_text(line: &[Move]) -> String {
+    line.iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// An audit as JSON (plies counted from 1).
+fn audit_json(audit: &LineAudit) -> serde_json::Value {
+    let deviations: Vec<_> = audit
+        .deviations
+        .iter()
+        .map(|d| {
+            json!({
+                "ply": d.ply + 1,
+                "side": d.side(),
+                "move": d.played.to_string(),
+                "length": d.length,
+                "best": d.best,
+                "better": d.better.map(|m| m.to_string()),
+            })
+        })
+        .collect();
+    json!({
+        "length": audit.length,
+        "complete": audit.complete,
+        "deviations": deviations,
+    })
+}
+
+/// An audit in words: the problem, the lengths, and each ply where the line departs from best
+/// play with what that changes.
+fn audit_text(problem: &Problem, audit: &LineAudit) -> String {
+    let length = audit.length.map_or("?".to_string(), |n| n.to_string());
+    let stated = problem.stated.map_or("-".to_string(), |n| n.to_string());
+    let mut text = format!("{}: stated {stated}, best play {length}", problem.id);
+    if audit.deviations.is_empty() && audit.complete {
+        text.push_str(": the line is best play throughout");
+    }
+    for d in &audit.deviations {
+        let change = d.length as i64 - d.best as i64;
+        text.push_str(&format!(
+            "; ply {} ({}) {}: {} plies to mate, best {}{} ({change:+})",
+            d.ply + 1,
+            d.side(),
+            d.played,
+            d.length,
+            d.best,
+            d.better.map_or(String::new(), |m| format!(" by {m}")),
+        ));
+    }
+    if !audit.complete {
+        text.push_str("; not finished within the limits");
+    }
+    text
 }
 
 /// The outcome in words.
@@ -284,6 +399,11 @@ struct Summary {
     nodes: u64,
     total: Duration,
     longest: Duration,
+    /// Sources' lines asked to be audited; of those, read to the end: as best play
+    /// throughout, and departing from it.
+    audits_asked: usize,
+    best_play: usize,
+    departing: usize,
 }
 
 impl Summary {
@@ -306,6 +426,18 @@ impl Summary {
                 self.as_stated += 1;
             } else {
                 self.differ.push(format!("{found} (stated {stated})"));
+            }
+        }
+    }
+
+    /// Counts an audit (`asked`: one was asked for this problem).
+    fn add_audit(&mut self, audit: Option<&LineAudit>, asked: bool) {
+        self.audits_asked += usize::from(asked);
+        if let Some(audit) = audit.filter(|a| a.complete) {
+            if audit.deviations.is_empty() {
+                self.best_play += 1;
+            } else {
+                self.departing += 1;
             }
         }
     }
@@ -338,6 +470,16 @@ impl Summary {
                     MateRules::Strict => "strict rules: every interposition counts",
                     MateRules::Tsume => "tsume rules: futile drops do not count",
                 }
+            );
+        }
+        if self.audits_asked > 0 {
+            println!(
+                "sources' lines audited: {} of {} read to the end, {} of them best play \
+                 throughout, {} departing from it (the rest: not shown shortest, or the limits)",
+                self.best_play + self.departing,
+                self.audits_asked,
+                self.best_play,
+                self.departing
             );
         }
     }

@@ -64,6 +64,60 @@ fn a_suite_file_is_checked_against_its_stated_lengths() {
 }
 
 #[test]
+fn a_sources_line_is_audited() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/tsume/zukou.tsv");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let dir = std::env::temp_dir().join(format!("prune-mate-audit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let one = dir.join("zukou-033.tsv");
+    let row = text.lines().find(|l| l.starts_with("zukou-033\t")).unwrap();
+    std::fs::write(&one, format!("{row}\n")).unwrap();
+    let file = one.to_str().unwrap();
+    let o = prune(&["mate", "--rules", "tsume", "--file", file, "--audit"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("zukou-033: stated 15, best play 17; ply 4 (defender) 9d9e"),
+        "{out}"
+    );
+    assert!(out.contains("1 of 1 read to the end"), "{out}");
+    let o = prune(&[
+        "mate", "--rules", "tsume", "--file", file, "--audit", "--json",
+    ]);
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["audit"]["complete"], true, "{v}");
+    assert_eq!(v["audit"]["deviations"][0]["better"], "P*8e", "{v}");
+    // A source's line with a move that is not legal there is named with its ply.
+    let bad = dir.join("bad.tsv");
+    std::fs::write(&bad, format!("{}\n", row.replace("9d9e", "9d9f"))).unwrap();
+    // One that stops before the mate is refused as not a mate.
+    let short = dir.join("short.tsv");
+    let cut: Vec<&str> = row.split('\t').collect();
+    let moves: Vec<&str> = cut[3].split(' ').take(14).collect();
+    std::fs::write(
+        &short,
+        format!("{}\t{}\t15\t{}\n", cut[0], cut[1], moves.join(" ")),
+    )
+    .unwrap();
+    assert_usage_errors(&[
+        (
+            &["mate", "--file", bad.to_str().unwrap(), "--audit"],
+            "zukou-033: the source's line, ply 4: '9d9f'",
+        ),
+        (
+            &["mate", "--file", short.to_str().unwrap(), "--audit"],
+            "zukou-033: the line is not a mate: 14 plies",
+        ),
+        (
+            &["mate", "--file", file, "--audit", "--first"],
+            "--audit: a line is read against the shortest mate",
+        ),
+    ]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn bad_input_gets_a_clear_error() {
     let dir = std::env::temp_dir().join(format!("prune-mate-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -19,7 +19,8 @@
 use std::path::PathBuf;
 
 use prune_shogi::mate::{
-    check_line, check_mating_line, solve_mate, MateConfig, MateError, MateOutcome, MateRules,
+    check_line, check_mating_line, solve_and_audit, solve_mate, MateConfig, MateError, MateOutcome,
+    MateRules,
 };
 use prune_shogi::{Color, Kind, Move, Position};
 
@@ -387,6 +388,68 @@ fn the_two_ply_rule_takes_the_shorter_defence_that_spends_the_hand() {
             .take_while(|(a, b)| a == b)
             .count();
         assert!(common % 2 == 1, "{}: {}", row.id, line_text(&main.line));
+    }
+}
+
+/// The source's line read against the solver (`solve_and_audit`): Zuko #18's is best play
+/// throughout (23 plies by the tsume rules); Zuko #33's (15 plies) has the defender at its
+/// 4th ply move the king (9d9e) where a pawn drop (P*8e) holds two plies longer (the
+/// source passes over it; the tsume rules count it as a defence): the solver's 17. Each length the audit gives is checked by a fresh solve of the position after
+/// the move, and the stated length is the solver's plus each deviation's change.
+#[test]
+fn a_sources_line_is_read_against_best_play() {
+    let rows: Vec<Row> = suite("zukou.tsv")
+        .into_iter()
+        .filter(|r| r.id == "zukou-018" || r.id == "zukou-033")
+        .collect();
+    assert_eq!(rows.len(), 2);
+    let config = MateConfig {
+        rules: MateRules::Tsume,
+        ..MateConfig::default()
+    };
+    let shortest = |p: &Position| {
+        let report = solve_mate(p, &config, None).unwrap();
+        assert!(report.shortest);
+        report.plies
+    };
+    for row in rows {
+        let p: Position = row.sfen.parse().unwrap();
+        let mut q = p.clone();
+        let line: Vec<Move> = row
+            .solution
+            .split(' ')
+            .map(|text| {
+                let mv = q.parse_move(text).unwrap();
+                q = q.play(mv);
+                mv
+            })
+            .collect();
+        let (report, audit) = solve_and_audit(&p, &config, &line, None).unwrap();
+        let audit = audit.expect("shown shortest");
+        assert!(audit.complete, "{}", row.id);
+        assert_eq!(audit.length, Some(report.plies), "{}", row.id);
+        let change: i64 = audit
+            .deviations
+            .iter()
+            .map(|d| d.length as i64 - d.best as i64)
+            .sum();
+        assert_eq!(row.plies as i64, report.plies as i64 + change, "{}", row.id);
+        if row.id == "zukou-018" {
+            assert!(audit.deviations.is_empty(), "{:?}", audit.deviations);
+            assert_eq!(report.plies, row.plies);
+            continue;
+        }
+        assert_eq!(report.plies, 17);
+        assert_eq!(audit.deviations.len(), 1, "{:?}", audit.deviations);
+        let d = &audit.deviations[0];
+        assert_eq!((d.ply, d.side(), d.length, d.best), (3, "defender", 12, 14));
+        assert_eq!(d.played.to_string(), "9d9e");
+        let better = d.better.expect("a longer defence");
+        assert_eq!(better.to_string(), "P*8e");
+        // Fresh solves after each move: the source's lasts 11 more plies, the better 13.
+        let before = line[..d.ply].iter().fold(p.clone(), |q, &mv| q.play(mv));
+        assert_eq!(shortest(&before.play(d.played)), d.length - 1);
+        assert_eq!(shortest(&before.play(better)), d.best - 1);
     }
 }
 

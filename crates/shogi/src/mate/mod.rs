@@ -32,8 +32,11 @@
 //! ways (an OR): as played, and as futile (its takeback's position within the node's own
 //! plies), and counts the shorter way that is proved.
 
+mod audit;
 mod search;
 mod table;
+
+pub use audit::{Deviation, LineAudit};
 
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -222,6 +225,8 @@ pub enum MateError {
     NoKingToMate,
     /// The defender's king is attacked with the attacker to move: not a position of a game.
     DefenderInCheck,
+    /// A line to audit is not a mate by the rules (what fails, and where).
+    NotAMate(String),
 }
 
 impl fmt::Display for MateError {
@@ -238,6 +243,7 @@ impl fmt::Display for MateError {
             MateError::DefenderInCheck => {
                 "the side not to move is in check: no game reaches this position"
             }
+            MateError::NotAMate(why) => return write!(f, "the line is not a mate: {why}"),
         })
     }
 }
@@ -251,6 +257,41 @@ pub fn solve_mate(
     config: &MateConfig,
     stop: Option<&AtomicBool>,
 ) -> Result<MateReport, MateError> {
+    refuse(position)?;
+    on_mate_stack(|| {
+        let mut solver = Solver::new(position.side_to_move(), config.max_entries);
+        solve(&mut solver, position, config, stop)
+    })
+}
+
+/// Solves `position` as [`solve_mate`] does, then reads `line`, a solution from elsewhere (a
+/// mate by `config`'s rules: see [`check_line`]), against the solver on the same table: the
+/// exact length from each of its positions, and where its moves are not best play (see
+/// [`LineAudit`]). The audit is `None` when the solver's mate was not shown shortest (there
+/// is no exact length to start from); it is cut short if the limits stop it.
+pub fn solve_and_audit(
+    position: &Position,
+    config: &MateConfig,
+    line: &[Move],
+    stop: Option<&AtomicBool>,
+) -> Result<(MateReport, Option<LineAudit>), MateError> {
+    refuse(position)?;
+    check_line(position, line, config.rules).map_err(MateError::NotAMate)?;
+    on_mate_stack(|| {
+        let mut solver = Solver::new(position.side_to_move(), config.max_entries);
+        let report = solve(&mut solver, position, config, stop)?;
+        if report.outcome != MateOutcome::Mate || !report.shortest {
+            return Ok((report, None));
+        }
+        let max_plies = config.max_plies.min(UNLIMITED - 1);
+        let guess = Plies::try_from(report.plies).unwrap_or(max_plies);
+        let audit = solver.audit(position, line, guess, max_plies);
+        Ok((report, Some(audit)))
+    })
+}
+
+/// The reasons a position cannot be solved, if it has one.
+fn refuse(position: &Position) -> Result<(), MateError> {
     let attacker = position.side_to_move();
     if position.king(attacker.flip()).is_none() {
         return Err(MateError::NoKingToMate);
@@ -261,10 +302,16 @@ pub fn solve_mate(
     if position.null_move().in_check() {
         return Err(MateError::DefenderInCheck);
     }
+    Ok(())
+}
+
+/// Runs `f` on a thread with the mate search's stack, or at once if this is one.
+fn on_mate_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
     if ON_MATE_STACK.with(Cell::get) {
-        return solve(position, config, stop);
+        f()
+    } else {
+        with_mate_stack(f)
     }
-    with_mate_stack(|| solve(position, config, stop))
 }
 
 /// The stack of a thread that searches mates: the search recurses once per ply of its line.
@@ -293,12 +340,12 @@ pub fn with_mate_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
 }
 
 /// The solve itself (see [`solve_mate`]).
-fn solve(
+fn solve<'a>(
+    solver: &mut Solver<'a>,
     position: &Position,
     config: &MateConfig,
-    stop: Option<&AtomicBool>,
+    stop: Option<&'a AtomicBool>,
 ) -> Result<MateReport, MateError> {
-    let mut solver = Solver::new(position.side_to_move(), config.max_entries);
     solver.tsume = config.rules == MateRules::Tsume;
     solver.two_ply_rule = config.two_ply_rule;
     solver.max_nodes = config.max_nodes;
