@@ -69,7 +69,8 @@ impl Solver<'_> {
     /// short, the attacker takes one that ends with its hand empty; of defences as long, the
     /// defender takes one that leaves the attacker nothing in hand, and under the tsume rules
     /// with the two-ply rule prefers that to a defence two plies longer that leaves it
-    /// pieces (2手変長駒余り), so that the line can be shorter than `plies`. `None` if the limits stop a search on the way or a length does not hold.
+    /// pieces (2手変長駒余り), so that the line can be shorter than `plies`. `None` if the
+    /// limits stop a search on the way or a length does not hold.
     pub fn main_line(&mut self, position: &Position, plies: Plies) -> Option<Reading> {
         let mut reader = Reader {
             memo: HashMap::default(),
