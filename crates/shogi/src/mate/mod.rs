@@ -268,7 +268,8 @@ pub fn solve_mate(
 /// mate by `config`'s rules: see [`check_line`]), against the solver on the same table: the
 /// exact length from each of its positions, and where its moves are not best play (see
 /// [`LineAudit`]). The audit is `None` when the solver's mate was not shown shortest (there
-/// is no exact length to start from); it is cut short if the limits stop it.
+/// is no exact length to start from); it is cut short if the limits stop it. The report's
+/// nodes count the audit's searches too.
 pub fn solve_and_audit(
     position: &Position,
     config: &MateConfig,
@@ -279,13 +280,16 @@ pub fn solve_and_audit(
     check_line(position, line, config.rules).map_err(MateError::NotAMate)?;
     on_mate_stack(|| {
         let mut solver = Solver::new(position.side_to_move(), config.max_entries);
-        let report = solve(&mut solver, position, config, stop)?;
+        let mut report = solve(&mut solver, position, config, stop)?;
         if report.outcome != MateOutcome::Mate || !report.shortest {
             return Ok((report, None));
         }
         let max_plies = config.max_plies.min(UNLIMITED - 1);
         let guess = Plies::try_from(report.plies).unwrap_or(max_plies);
         let audit = solver.audit(position, line, guess, max_plies);
+        // The audit's searches counted with the solve's.
+        report.nodes = solver.nodes;
+        report.entries = solver.table.len();
         Ok((report, Some(audit)))
     })
 }
