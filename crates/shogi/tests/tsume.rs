@@ -52,6 +52,36 @@ fn suite(name: &str) -> Vec<Row> {
         .collect()
 }
 
+/// The rows of suite `name` with the given ids, in the suite's order (all of them found).
+fn rows(name: &str, ids: &[&str]) -> Vec<Row> {
+    let rows: Vec<Row> = suite(name)
+        .into_iter()
+        .filter(|r| ids.contains(&r.id.as_str()))
+        .collect();
+    assert_eq!(rows.len(), ids.len(), "{name}: {ids:?}");
+    rows
+}
+
+impl Row {
+    /// The start position.
+    fn position(&self) -> Position {
+        self.sfen.parse().unwrap()
+    }
+
+    /// The source's line as moves from the start.
+    fn line(&self) -> Vec<Move> {
+        let mut p = self.position();
+        self.solution
+            .split(' ')
+            .map(|text| {
+                let mv = p.parse_move(text).unwrap();
+                p = p.play(mv);
+                mv
+            })
+            .collect()
+    }
+}
+
 /// Panics unless `line` mates from `position` (legal moves, a check at every attacker move,
 /// a checkmate at the end).
 fn assert_mating_line(id: &str, position: &Position, line: &[Move]) {
@@ -355,11 +385,7 @@ fn the_library_suites_under_the_tsume_convention() {
 /// plies shorter leaves none; with the rule the main line is the shorter, by the tsume rules.
 #[test]
 fn the_two_ply_rule_takes_the_shorter_defence_that_spends_the_hand() {
-    let rows: Vec<Row> = suite("antma.tsv")
-        .into_iter()
-        .filter(|r| r.id == "tsume9-02" || r.id == "tsume9-03")
-        .collect();
-    assert_eq!(rows.len(), 2);
+    let rows = rows("antma.tsv", &["tsume9-02", "tsume9-03"]);
     for row in rows {
         let p: Position = row.sfen.parse().unwrap();
         let tsume = MateConfig {
@@ -398,11 +424,7 @@ fn the_two_ply_rule_takes_the_shorter_defence_that_spends_the_hand() {
 /// the move, and the stated length is the solver's plus each deviation's change.
 #[test]
 fn a_sources_line_is_read_against_best_play() {
-    let rows: Vec<Row> = suite("zukou.tsv")
-        .into_iter()
-        .filter(|r| r.id == "zukou-018" || r.id == "zukou-033")
-        .collect();
-    assert_eq!(rows.len(), 2);
+    let rows = rows("zukou.tsv", &["zukou-018", "zukou-033"]);
     let config = MateConfig {
         rules: MateRules::Tsume,
         ..MateConfig::default()
@@ -413,17 +435,8 @@ fn a_sources_line_is_read_against_best_play() {
         report.plies
     };
     for row in rows {
-        let p: Position = row.sfen.parse().unwrap();
-        let mut q = p.clone();
-        let line: Vec<Move> = row
-            .solution
-            .split(' ')
-            .map(|text| {
-                let mv = q.parse_move(text).unwrap();
-                q = q.play(mv);
-                mv
-            })
-            .collect();
+        let p = row.position();
+        let line = row.line();
         let (report, audit) = solve_and_audit(&p, &config, &line, None).unwrap();
         let audit = audit.expect("shown shortest");
         assert!(audit.complete, "{}", row.id);
@@ -459,11 +472,7 @@ fn a_sources_line_is_read_against_best_play() {
 /// 35 plies, shown shortest, with lines those rules accept.
 #[test]
 fn futile_drops_in_the_middle_of_a_line_are_not_counted() {
-    let rows: Vec<Row> = suite("zukou.tsv")
-        .into_iter()
-        .filter(|r| r.id == "zukou-018" || r.id == "zukou-025")
-        .collect();
-    assert_eq!(rows.len(), 2);
+    let rows = rows("zukou.tsv", &["zukou-018", "zukou-025"]);
     for row in rows {
         let p: Position = row.sfen.parse().unwrap();
         let strict = solve_mate(&p, &MateConfig::default(), None).unwrap();
@@ -510,17 +519,8 @@ fn every_edo_line_mates_by_the_tsume_convention() {
     let mut strict_failures = Vec::new();
     for name in ["zukou.tsv", "musou.tsv"] {
         for row in suite(name) {
-            let mut p: Position = row.sfen.parse().unwrap();
-            let line: Vec<Move> = row
-                .solution
-                .split(' ')
-                .map(|text| {
-                    let mv = p.parse_move(text).unwrap();
-                    p = p.play(mv);
-                    mv
-                })
-                .collect();
-            let start: Position = row.sfen.parse().unwrap();
+            let line = row.line();
+            let start = row.position();
             if let Err(e) = check_line(&start, &line, MateRules::Tsume) {
                 panic!("{}: {e}", row.id);
             }

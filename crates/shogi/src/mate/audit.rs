@@ -53,7 +53,7 @@ impl Solver<'_> {
     ) -> Option<Plies> {
         if position.side_to_move() != self.attacker {
             let replies = position.legal_moves();
-            if replies.is_empty() || (self.tsume && self.only_futile_drops(position, &replies)) {
+            if self.is_mated(position, &replies) {
                 return Some(0);
             }
         }

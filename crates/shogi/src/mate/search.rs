@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use super::table::{Hand, KeySet, Number, Numbers, Plies, Table, INFINITE, UNLIMITED};
 use super::{futile_drops, Judged};
+use crate::{Color, Kind, Move, Position};
 
 /// Whether `mv` leaves a pawn, bishop or rook unpromoted where `moves` has it promoting.
 fn unpromoted_by_choice(position: &Position, mv: Move, moves: &[Move]) -> bool {
@@ -29,18 +30,11 @@ fn unpromoted_by_choice(position: &Position, mv: Move, moves: &[Move]) -> bool {
     ) && moves.contains(&promotes)
 }
 
-/// The larger of each kind.
-fn max_hand(a: &Hand, b: &Hand) -> Hand {
-    std::array::from_fn(|k| a[k].max(b[k]))
-}
-
-/// The smaller of each kind.
-fn min_hand(a: &Hand, b: &Hand) -> Hand {
-    std::array::from_fn(|k| a[k].min(b[k]))
-}
-use crate::{Color, Kind, Move, Position, Square};
-
+mod futile;
+mod hands;
 mod line;
+
+use hands::{max_hand, min_hand};
 
 /// The ε of the 1+ε trick (Pawlewicz and Lew): a child is searched until its number passes
 /// the second best's by this fraction, which saves re-expansions.
@@ -167,6 +161,12 @@ impl<'a> Solver<'a> {
         let verdict = futile_drops(position, replies, &mut judged);
         judged.insert(key, verdict);
         verdict
+    }
+
+    /// Whether the defender to move in `position`, whose legal replies are `replies`, is
+    /// mated by the solver's rules: no reply, or (tsume) futile drops only.
+    pub(super) fn is_mated(&self, position: &Position, replies: &[Move]) -> bool {
+        replies.is_empty() || (self.tsume && self.only_futile_drops(position, replies))
     }
 
     /// What the table knows of `position` for a search with `plies` left.
@@ -498,38 +498,6 @@ impl<'a> Solver<'a> {
         self.store(position, numbers)
     }
 
-    /// The takeback of the defender's drop on `to` in `position` (whose board key is
-    /// `board_key`, `checker` its [`Position::distant_checker`]): the checker's capture there,
-    /// and the key and hand of the position after it with the hands of `position` (see
-    /// [`Takeback`]; the position itself is built when it is searched).
-    fn takeback(
-        &self,
-        position: &Position,
-        board_key: u64,
-        checker: Square,
-        to: Square,
-    ) -> Option<Takeback> {
-        let capture = position.checker_takes_on(checker, to)?;
-        let Move::Normal { from, promote, .. } = capture else {
-            return None;
-        };
-        Some(Takeback {
-            capture,
-            key: position.board_key_with_piece_moved(board_key, from, to, promote),
-            hand: position.hand(self.attacker),
-            position: None,
-            known: None,
-        })
-    }
-
-    /// The position of a takeback (see [`Takeback`]) of a drop in `position`.
-    fn takeback_position(position: &Position, capture: Move) -> Position {
-        match capture {
-            Move::Normal { from, to, promote } => position.with_piece_moved(from, to, promote),
-            Move::Drop { .. } => unreachable!("a takeback is a capture"),
-        }
-    }
-
     /// If the attacker mates at once after each of the defender's replies in `position` (at
     /// least one), the least hand with which `position` is so proved; `None` as soon as one
     /// escapes (a reply back to a position of this path escapes too).
@@ -557,33 +525,6 @@ impl<'a> Solver<'a> {
         Some(self.and_proof_hand(position, hand))
     }
 
-    /// A check after which the defender has only futile drops (mate by the convention), if
-    /// any: the strict mates in one are looked for apart.
-    fn futile_mate_in_one(&self, position: &Position) -> Option<Move> {
-        let mut checks = Vec::new();
-        position.generate_checks(&mut checks);
-        let mut replies = Vec::new();
-        let king = position.king(position.side_to_move().flip())?;
-        checks.into_iter().find(|&mv| {
-            // A drop checks directly: from next to the king, or a knight's jump, nothing can
-            // be put between.
-            if let Move::Drop { kind, to } = mv {
-                let next_to_king =
-                    to.file().abs_diff(king.file()) <= 1 && to.rank().abs_diff(king.rank()) <= 1;
-                if next_to_king || kind == Kind::Knight {
-                    return false;
-                }
-            }
-            let after = position.play(mv);
-            if !after.check_can_be_blocked() {
-                return false;
-            }
-            replies.clear();
-            // (A move on the board escapes: the drops are looked at only without one.)
-            after.generate_drops_only(&mut replies) && self.only_futile_drops(&after, &replies)
-        })
-    }
-
     /// If the attacker mates at once in `position` by the solver's rules, the least hand the
     /// mate holds for (a mate by the convention: this hand, or more, which leaves the defender
     /// fewer drops, each as futile).
@@ -604,45 +545,6 @@ impl<'a> Solver<'a> {
                 None
             }
         })
-    }
-
-    /// The least hand with which the attacker's `mv` still mates at once in `position`: the
-    /// dropped piece, and if the check could be blocked, every kind the defender lacks in
-    /// full (with fewer of those, the defender would hold one to block with).
-    fn proof_hand_of_mate(&self, position: &Position, mv: Move) -> Hand {
-        let after = position.play(mv);
-        let child = self.and_proof_hand(&after, [0; 7]);
-        self.parent_hand(position, mv, child, true)
-    }
-
-    /// The defender's node (in check) proved with the children's hands covered by `hands`:
-    /// if the check could be blocked by a drop, the kinds the defender lacks are kept in full.
-    fn and_proof_hand(&self, position: &Position, mut hands: Hand) -> Hand {
-        if position.check_can_be_blocked() {
-            let own = position.hand(self.attacker);
-            let theirs = position.hand(self.attacker.flip());
-            for k in 0..7 {
-                if theirs[k] == 0 {
-                    hands[k] = own[k];
-                }
-            }
-        }
-        hands
-    }
-
-    /// The most hand for which the attacker's node with no check (or no plies left) stays
-    /// without a mate: every piece of a kind it holds (the defender's too: more of a kind
-    /// held gives no new move), none of a kind it lacks.
-    fn disproof_hand_of_leaf(&self, position: &Position) -> Hand {
-        let own = position.hand(self.attacker);
-        let theirs = position.hand(self.attacker.flip());
-        let mut hands = [0; 7];
-        for k in 0..7 {
-            if own[k] > 0 {
-                hands[k] = own[k] + theirs[k];
-            }
-        }
-        hands
     }
 
     /// A node's numbers from its children's: (numbers, the best child, the second best's
@@ -817,38 +719,5 @@ impl<'a> Solver<'a> {
             Numbers::open(pn, dn)
         };
         (numbers, best, second_n, best_other)
-    }
-
-    /// The hand at this node that a child's verdict hand `child` stands for, `mv` leading
-    /// there: the attacker's drop takes a piece out of the hand and its capture adds one, so
-    /// the parent's hand holds one more (a drop) or one less (a capture); the defender's drop
-    /// needs the defender to keep one of its kind, so a disproof's hand may not take that
-    /// kind's last piece from the defender.
-    fn parent_hand(&self, position: &Position, mv: Move, child: Hand, attacking: bool) -> Hand {
-        let mut h = child;
-        if attacking {
-            match mv {
-                Move::Drop { kind, .. } => {
-                    let k = kind.hand_index().expect("a droppable kind");
-                    h[k] = h[k].saturating_add(1);
-                }
-                Move::Normal { .. } => {
-                    if let Some(piece) = position.captured(mv) {
-                        let k = piece
-                            .kind
-                            .unpromoted()
-                            .hand_index()
-                            .expect("a captured piece goes to hand");
-                        h[k] = h[k].saturating_sub(1);
-                    }
-                }
-            }
-        } else if let Move::Drop { kind, .. } = mv {
-            let k = kind.hand_index().expect("a droppable kind");
-            let own = position.hand(self.attacker)[k];
-            let theirs = position.hand(self.attacker.flip())[k];
-            h[k] = h[k].min(own + theirs - 1);
-        }
-        h
     }
 }

@@ -156,9 +156,7 @@ impl Solver<'_> {
                     }
                     replies.clear();
                     child.generate_legal(&mut replies);
-                    if replies.is_empty()
-                        || (self.tsume && self.only_futile_drops(&child, &replies))
-                    {
+                    if self.is_mated(&child, &replies) {
                         best = Reading::mate(mv, child.hand(self.attacker));
                         break;
                     }
@@ -218,7 +216,7 @@ impl Solver<'_> {
     ) -> Option<Reading> {
         let mut moves = Vec::new();
         position.generate_legal(&mut moves);
-        if moves.is_empty() || (self.tsume && self.only_futile_drops(position, &moves)) {
+        if self.is_mated(position, &moves) {
             return (left == 0).then(|| Reading {
                 line: Vec::new(),
                 plies: 0,
