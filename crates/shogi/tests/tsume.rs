@@ -531,3 +531,28 @@ fn every_edo_line_mates_by_the_tsume_convention() {
     }
     assert_eq!(strict_failures, flagged);
 }
+
+/// Proof and disproof numbers are sums over a graph where transpositions count some positions
+/// many times, and can grow without bound. Zuko #48 by the tsume rules: before they were held
+/// below the infinite number, one reached it unsettled about 3.4 M nodes into the shortest
+/// solve, and from then on the root's search returned at once, again and again (no verdict in
+/// 10 M nodes); held below it, the 25 plies are shown shortest in about 3.4 M nodes.
+#[test]
+fn numbers_grown_to_the_cap_do_not_stall_the_search() {
+    let row = &rows("zukou.tsv", &["zukou-048"])[0];
+    let config = MateConfig {
+        rules: MateRules::Tsume,
+        max_nodes: 5_000_000,
+        ..MateConfig::default()
+    };
+    let report = solve_mate(&row.position(), &config, None).unwrap();
+    assert_eq!(report.outcome, MateOutcome::Mate);
+    assert!(
+        report.shortest && report.plies == row.plies,
+        "zukou-048: {} plies, shortest {}, {} nodes",
+        report.plies,
+        report.shortest,
+        report.nodes
+    );
+    check_line(&row.position(), &report.line, MateRules::Tsume).unwrap();
+}

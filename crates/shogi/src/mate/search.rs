@@ -5,7 +5,7 @@ use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::table::{Hand, KeySet, Number, Numbers, Plies, Table, INFINITE, UNLIMITED};
+use super::table::{Hand, KeySet, Number, Numbers, Plies, Table, INFINITE, MOST, UNLIMITED};
 use super::{futile_drops, Judged};
 use crate::{Color, Kind, Move, Position};
 
@@ -618,7 +618,7 @@ impl<'a> Solver<'a> {
                     } else {
                         Numbers {
                             pn: n.pn.min(t.pn),
-                            dn: n.dn.saturating_add(t.dn).min(INFINITE),
+                            dn: n.dn.saturating_add(t.dn).min(MOST),
                             path_only: false,
                             ..n
                         }

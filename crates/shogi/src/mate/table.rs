@@ -33,6 +33,13 @@ pub(super) type Number = u32;
 /// The infinite number: a proof number there means disproved, a disproof number proved.
 pub(super) const INFINITE: Number = Number::MAX / 2;
 
+/// The largest number an unsettled position carries. Sums of numbers over a graph with
+/// transpositions count some positions many times and can grow without bound; one that
+/// reached [`INFINITE`] unsettled would meet the root's threshold, and the root's search
+/// would return at once, again and again, until the limits (seen on Zuko #48 and #39). Held
+/// here, such a number stays below every threshold that can stop a search short of a verdict.
+pub(super) const MOST: Number = INFINITE - 1;
+
 /// The attacker's hand, by hand index (pawn .. rook).
 pub(super) type Hand = [u8; 7];
 
@@ -99,11 +106,11 @@ impl Numbers {
         }
     }
 
-    /// Unsettled numbers.
+    /// Unsettled numbers (each at most [`MOST`]).
     pub fn open(pn: Number, dn: Number) -> Numbers {
         Numbers {
-            pn,
-            dn,
+            pn: pn.min(MOST),
+            dn: dn.min(MOST),
             ..Numbers::UNKNOWN
         }
     }
