@@ -37,7 +37,8 @@ pub(super) const INFINITE: Number = Number::MAX / 2;
 /// transpositions count some positions many times and can grow without bound; one that
 /// reached [`INFINITE`] unsettled would meet the root's threshold, and the root's search
 /// would return at once, again and again, until the limits (seen on Zuko #48 and #39). Held
-/// here, such a number stays below every threshold that can stop a search short of a verdict.
+/// here, such a number stays below the root's threshold: the root's search goes on until a
+/// verdict or the limits.
 pub(super) const MOST: Number = INFINITE - 1;
 
 /// The attacker's hand, by hand index (pawn .. rook).
