@@ -556,3 +556,34 @@ fn numbers_grown_to_the_cap_do_not_stall_the_search() {
     );
     check_line(&row.position(), &report.line, MateRules::Tsume).unwrap();
 }
+
+/// Two ways a node could call the same child again and again, the child returning at once
+/// unchanged, until the limits (by the tsume rules, where a defender's drop is the OR of the
+/// drop and its takeback):
+/// - Musou #34: a drop back to a position of the path (disproved for this path) whose own
+///   entry was proved elsewhere: the takeback was given a threshold from the proof, not from
+///   what the node counted (no verdict in 20 M nodes; mated in about 0.13 M).
+/// - Musou #83: a takeback's disproof number held at the cap, taken from the root's infinite
+///   threshold, left the drop a threshold of 1 (no verdict in 50 M nodes; mated in about
+///   0.22 M). An infinite threshold now stays infinite.
+#[test]
+fn a_child_is_never_called_again_unchanged() {
+    for row in rows("musou.tsv", &["musou-034", "musou-083"]) {
+        let config = MateConfig {
+            rules: MateRules::Tsume,
+            max_nodes: 1_000_000,
+            shortest: false,
+            ..MateConfig::default()
+        };
+        let report = solve_mate(&row.position(), &config, None).unwrap();
+        assert_eq!(
+            report.outcome,
+            MateOutcome::Mate,
+            "{}: {} nodes",
+            row.id,
+            report.nodes
+        );
+        check_line(&row.position(), &report.line, MateRules::Tsume).unwrap();
+        assert!(report.plies >= row.plies, "{}: {}", row.id, report.plies);
+    }
+}

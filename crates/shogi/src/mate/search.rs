@@ -49,6 +49,19 @@ const REFRESH_EVERY: u32 = 8;
 /// How often (in nodes) the clock and the stop flag are read.
 const CHECK_EVERY: u64 = 1 << 12;
 
+/// What a child may spend of its parent's threshold `th` on the number its parent sums
+/// (`sum` over the children, `own` the child's part of it): the threshold less the others'.
+/// An infinite threshold (the root's, searching until settled) stays infinite: the sums are
+/// capped (at [`INFINITE`], and an unsettled node's at [`MOST`]), so the difference would be
+/// too small, the child would return at once unchanged and its parent call it again forever.
+fn spend(th: Number, sum: Number, own: Number) -> Number {
+    if th >= INFINITE {
+        INFINITE
+    } else {
+        th.saturating_sub(sum).saturating_add(own).min(INFINITE)
+    }
+}
+
 /// A search in progress.
 pub(super) struct Solver<'a> {
     pub attacker: Color,
@@ -437,23 +450,22 @@ impl<'a> Solver<'a> {
                 (th_dn, th_pn, numbers.pn)
             };
             let child_th_n = th_n.min(eased.max(second).saturating_add(1)).min(INFINITE);
-            let child_th_other = (th_other.saturating_sub(sum))
-                .saturating_add(best_other)
-                .min(INFINITE);
+            let child_th_other = spend(th_other, sum, best_other);
             let (child_th_pn, child_th_dn) = if attacking {
                 (child_th_n, child_th_other)
             } else {
                 (child_th_other, child_th_n)
             };
             let child = &mut children[best];
-            let normal = child.known.unwrap_or(child.initial);
+            // The drop's own numbers as `combine` counted them: a repetition's first.
+            let normal = child.path_only.or(child.known).unwrap_or(child.initial);
             if let Some(tb) = child.takeback.as_deref_mut() {
                 let t = tb.known.unwrap_or(Numbers::UNKNOWN);
                 if !t.is_settled() && (t.pn <= normal.pn || normal.is_settled()) {
                     // The takeback, within the node's own plies: of the drop's two ways
                     // (an OR), the one with the smaller proof number.
                     let th_pn = child_th_pn.min(normal.pn.saturating_add(1));
-                    let th_dn = child_th_dn.saturating_sub(normal.dn).clamp(1, INFINITE);
+                    let th_dn = spend(child_th_dn, normal.dn, 0).max(1);
                     let tb_position = tb
                         .position
                         .get_or_insert_with(|| Self::takeback_position(position, tb.capture))
@@ -476,7 +488,7 @@ impl<'a> Solver<'a> {
             if let Some(t) = child.takeback.as_deref().and_then(|tb| tb.known) {
                 if !t.is_settled() {
                     child_th_pn = child_th_pn.min(t.pn.saturating_add(1));
-                    child_th_dn = child_th_dn.saturating_sub(t.dn).max(1);
+                    child_th_dn = spend(child_th_dn, t.dn, 0).max(1);
                 }
             }
             let after = child
