@@ -507,6 +507,12 @@ impl<'a> Solver<'a> {
             }
         };
         self.path.remove(&full_key);
+        // (Unsettled numbers are kept with the plies they were searched with.)
+        let numbers = if numbers.is_settled() {
+            numbers
+        } else {
+            Numbers { plies, ..numbers }
+        };
         self.store(position, numbers)
     }
 
