@@ -15,6 +15,9 @@
 //!   Edo sources' 200 lines all mates by it, the 7 that end before a futile drop (flagged by
 //!   the source and the suite's README) mates by it alone; two Zuko problems whose strict
 //!   mates are longer by futile drops in the middle solved with the source's lengths.
+//! - Searches that once went round until the limits, each within a node budget it met only
+//!   once mended: numbers grown to the cap, a child called again unchanged (two ways), and
+//!   searches of different depths sharing one entry.
 
 use std::path::PathBuf;
 

@@ -209,7 +209,7 @@ impl Entries {
 /// [`FAR`], one for all from there on. A search within a few plies and one within many see
 /// different numbers for the same position (a proof number small where a mate is near, though
 /// none may fit in the few); sharing one entry, each overwrote the other's and a shortest
-/// solve could go round the same positions for good (musou-071 three plies in: no verdict on
+/// solve could go round the same positions for good (musou-071 two plies in: no verdict on
 /// a mate within 21 plies in 20 M nodes; kept apart, 0.19 M). The first, unlimited search
 /// (from [`UNLIMITED`] down) still shares its transpositions.
 fn horizon(plies: Plies) -> Plies {
