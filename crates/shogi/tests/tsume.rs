@@ -539,13 +539,14 @@ fn every_edo_line_mates_by_the_tsume_convention() {
 /// many times, and can grow without bound. Zuko #48 by the tsume rules: before they were held
 /// below the infinite number, one reached it unsettled about 3.4 M nodes into the shortest
 /// solve, and from then on the root's search returned at once, again and again (no verdict in
-/// 10 M nodes); held below it, the 25 plies are shown shortest in about 3.4 M nodes.
+/// 10 M nodes); held below it, the 25 plies are shown shortest in about 9.3 M nodes (3.4 M
+/// before the attacker's disproof numbers were summed the weak way).
 #[test]
 fn numbers_grown_to_the_cap_do_not_stall_the_search() {
     let row = &rows("zukou.tsv", &["zukou-048"])[0];
     let config = MateConfig {
         rules: MateRules::Tsume,
-        max_nodes: 5_000_000,
+        max_nodes: 12_000_000,
         ..MateConfig::default()
     };
     let report = solve_mate(&row.position(), &config, None).unwrap();
@@ -589,6 +590,38 @@ fn a_child_is_never_called_again_unchanged() {
         check_line(&row.position(), &report.line, MateRules::Tsume).unwrap();
         assert!(report.plies >= row.plies, "{}: {}", row.id, report.plies);
     }
+}
+
+/// Musou #73 has no mate by the tsume rules: the source's line breaks down after its 42nd
+/// ply, where the defender can drop a pawn between the horse and the king (`P*4d`, which
+/// neither prune nor cshogi's `DfPn` can mate, while the line goes on as if it were futile),
+/// and KomoringHeights also answers `nomate`. Its positions are a king running round the
+/// same squares, checked by pieces that lead to the same places: summed over the checks,
+/// the disproof numbers counted those places many times and grew around the repetitions
+/// without the search getting anywhere, and each path's repetitions were found again at
+/// every visit. After the line's first 22 plies, no mate is shown within 1.5 M nodes (about
+/// 1.0 M) with the attacker's disproof numbers summed the weak way and the path's
+/// disproofs kept; each change alone takes 2 M nodes or more.
+#[test]
+fn a_king_running_round_is_shown_to_escape() {
+    let row = &rows("musou.tsv", &["musou-073"])[0];
+    let position = row
+        .line()
+        .iter()
+        .take(22)
+        .fold(row.position(), |p, &mv| p.play(mv));
+    let config = MateConfig {
+        rules: MateRules::Tsume,
+        max_nodes: 1_500_000,
+        ..MateConfig::default()
+    };
+    let report = solve_mate(&position, &config, None).unwrap();
+    assert_eq!(
+        report.outcome,
+        MateOutcome::NoMate,
+        "musou-073 after 22 plies: {} nodes",
+        report.nodes
+    );
 }
 
 /// A search within a few plies and one within many see different numbers for one position;

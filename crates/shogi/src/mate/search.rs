@@ -2,10 +2,14 @@
 //! (AND) every legal reply, and a defender without one is mated.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::table::{Hand, KeySet, Number, Numbers, Plies, Table, INFINITE, MOST, UNLIMITED};
+use super::table::{
+    Hand, KeyHasher, KeySet, Number, Numbers, Plies, Table, INFINITE, MOST, UNLIMITED,
+};
 use super::{futile_drops, Judged};
 use crate::{Color, Kind, Move, Position};
 
@@ -75,6 +79,13 @@ pub(super) struct Solver<'a> {
     pub stopped: bool,
     /// The positions on the current path (their full keys: board, hands, side to move).
     path: KeySet,
+    /// The current path's key: its positions' full keys hashed in order ([`follow`]), the
+    /// root's first.
+    path_key: u64,
+    /// Disproofs that hold for one path only (a repetition on it), by the path's key: met
+    /// again by the same path (as df-pn comes back to a node many times), such a node is not
+    /// searched again. The table keeps only what holds for every path.
+    repetitions: HashMap<u64, Numbers, BuildHasherDefault<KeyHasher>>,
     /// Move and child lists to reuse, one pair a ply of the current path.
     spare: Vec<(Vec<Move>, Vec<Child>)>,
     /// Whether a defender left with futile drops only is mated ([`super::MateRules::Tsume`]).
@@ -89,6 +100,15 @@ pub(super) struct Solver<'a> {
 
 /// The most verdicts [`Solver::judged`] keeps (then it starts again).
 const MAX_JUDGED: usize = 1 << 20;
+
+/// The most path disproofs [`Solver::repetitions`] keeps (then it starts again).
+const MAX_REPETITIONS: usize = 1 << 20;
+
+/// The key of a path `path_key` continued by the position whose full key is `key`: a hash
+/// of the sequence, not of the set (the same positions in another order are another path).
+fn follow(path_key: u64, key: u64) -> u64 {
+    (path_key.rotate_left(23) ^ key).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
 
 /// A child of a node, played once when the node is expanded.
 struct Child {
@@ -149,6 +169,8 @@ impl<'a> Solver<'a> {
             stop: None,
             stopped: false,
             path: KeySet::default(),
+            path_key: 0,
+            repetitions: HashMap::default(),
             spare: Vec::new(),
             tsume: false,
             two_ply_rule: false,
@@ -193,6 +215,7 @@ impl<'a> Solver<'a> {
     pub fn search_root(&mut self, position: &Position, plies: Plies) -> Numbers {
         self.stopped = false;
         self.path.clear();
+        self.path_key = 0;
         let mut numbers = self.known(position, plies);
         while !(numbers.is_proved() || numbers.is_disproved() || self.stopped) {
             numbers = self.mid(position, INFINITE, INFINITE, plies, false);
@@ -254,6 +277,13 @@ impl<'a> Solver<'a> {
         (moves, children): &mut (Vec<Move>, Vec<Child>),
     ) -> Numbers {
         self.count_node();
+        let full_key = position.key();
+        let path_key = follow(self.path_key, full_key);
+        if let Some(&n) = self.repetitions.get(&path_key) {
+            if n.plies >= plies {
+                return n;
+            }
+        }
         let attacking = position.side_to_move() == self.attacker;
         let hand = position.hand(self.attacker);
         let first_visit = self
@@ -318,10 +348,15 @@ impl<'a> Solver<'a> {
             }
             // Back to a position of this path: the attacker gets nowhere by it (a
             // perpetual check loses), but only on this path.
-            let path_only = self
-                .path
-                .contains(&full)
-                .then(|| Numbers::disproved(UNLIMITED, true, hand));
+            // (Or a node this path came to before, disproved then for this path only.)
+            let path_only = if self.path.contains(&full) {
+                Some(Numbers::disproved(UNLIMITED, true, hand))
+            } else {
+                self.repetitions
+                    .get(&follow(path_key, full))
+                    .filter(|n| n.plies >= child_plies)
+                    .copied()
+            };
             Child {
                 mv,
                 waits_for: None,
@@ -430,8 +465,8 @@ impl<'a> Solver<'a> {
                 }
             }
         }
-        let full_key = position.key();
         self.path.insert(full_key);
+        let outer_path_key = std::mem::replace(&mut self.path_key, path_key);
         let mut iteration = 0u32;
         let numbers = loop {
             let refresh = iteration.is_multiple_of(REFRESH_EVERY);
@@ -507,12 +542,19 @@ impl<'a> Solver<'a> {
             }
         };
         self.path.remove(&full_key);
+        self.path_key = outer_path_key;
         // (Unsettled numbers are kept with the plies they were searched with.)
         let numbers = if numbers.is_settled() {
             numbers
         } else {
             Numbers { plies, ..numbers }
         };
+        if numbers.path_only {
+            if self.repetitions.len() >= MAX_REPETITIONS {
+                self.repetitions.clear();
+            }
+            self.repetitions.insert(path_key, numbers);
+        }
         self.store(position, numbers)
     }
 
@@ -566,8 +608,14 @@ impl<'a> Solver<'a> {
     }
 
     /// A node's numbers from its children's: (numbers, the best child, the second best's
-    /// number, the best child's other number). At the attacker's node the proof number is the
-    /// least child's and the disproof number their sum; at the defender's the other way round.
+    /// number, the best child's other number). At the defender's node the proof number is the
+    /// sum of its replies' and the disproof number the least. At the attacker's node the proof
+    /// number is the least check's, and the disproof number the largest check's plus one for
+    /// each other check not disproved: the weak sum of weak proof-number search (Ueda,
+    /// Hashimoto, Hashimoto and Iida, Computers and Games 2008), here on the disproof side.
+    /// An attacker's checks often lead to the same positions (the king runs the same way
+    /// whichever piece checks), and a plain sum counts them over and over; around
+    /// repetitions those counts grow without the search getting anywhere (musou-073).
     /// A settled node's hand is derived from its children's (proof and disproof pieces).
     fn combine(
         &self,
@@ -578,7 +626,10 @@ impl<'a> Solver<'a> {
         refresh: bool,
     ) -> (Numbers, usize, Number, Number) {
         let (mut best, mut best_n, mut second_n, mut best_other) = (0, INFINITE, INFINITE, 0);
+        // The defender's node: the sum of its replies' proof numbers. The attacker's: the
+        // largest disproof number of its checks, and how many are not disproved.
         let mut sum: Number = 0;
+        let (mut largest, mut open): (Number, Number) = (0, 0);
         // The attacker's node: its shortest proved child; the defender's: the longest
         // proof, and the hands of all proofs (their union).
         let mut proof: Option<(Plies, Hand)> = None;
@@ -650,7 +701,14 @@ impl<'a> Solver<'a> {
             } else {
                 (n.dn, n.pn)
             };
-            sum = sum.saturating_add(other).min(INFINITE);
+            if attacking {
+                if other > 0 {
+                    largest = largest.max(other);
+                    open += 1;
+                }
+            } else {
+                sum = sum.saturating_add(other).min(INFINITE);
+            }
             if own < best_n {
                 second_n = best_n;
                 best_n = own;
@@ -708,7 +766,11 @@ impl<'a> Solver<'a> {
             }
         }
         let (pn, dn) = if attacking {
-            (best_n, sum)
+            let weak = match open {
+                0 => 0,
+                n => largest.saturating_add(n - 1).min(INFINITE),
+            };
+            (best_n, weak)
         } else {
             (sum, best_n)
         };
