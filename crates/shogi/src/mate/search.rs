@@ -2,14 +2,10 @@
 //! (AND) every legal reply, and a defender without one is mated.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::table::{
-    Hand, KeyHasher, KeySet, Number, Numbers, Plies, Table, INFINITE, MOST, UNLIMITED,
-};
+use super::table::{Hand, KeySet, Number, Numbers, Plies, Table, INFINITE, MOST, UNLIMITED};
 use super::{futile_drops, Judged};
 use crate::{Color, Kind, Move, Position};
 
@@ -37,8 +33,10 @@ fn unpromoted_by_choice(position: &Position, mv: Move, moves: &[Move]) -> bool {
 mod futile;
 mod hands;
 mod line;
+mod repetition;
 
 use hands::{max_hand, min_hand};
+use repetition::{follow, LineRefutations};
 
 /// The ε of the 1+ε trick (Pawlewicz and Lew): a child is searched until its number passes
 /// the second best's by this fraction, which saves re-expansions.
@@ -82,10 +80,9 @@ pub(super) struct Solver<'a> {
     /// The current path's key: its positions' full keys hashed in order ([`follow`]), the
     /// root's first.
     path_key: u64,
-    /// Disproofs that hold for one path only (a repetition on it), by the path's key: met
-    /// again by the same path (as df-pn comes back to a node many times), such a node is not
-    /// searched again. The table keeps only what holds for every path.
-    repetitions: HashMap<u64, Numbers, BuildHasherDefault<KeyHasher>>,
+    /// Refutations that hold for one path only (a repetition on it), kept apart from the
+    /// table.
+    repetitions: LineRefutations,
     /// Move and child lists to reuse, one pair a ply of the current path.
     spare: Vec<(Vec<Move>, Vec<Child>)>,
     /// Whether a defender left with futile drops only is mated ([`super::MateRules::Tsume`]).
@@ -100,15 +97,6 @@ pub(super) struct Solver<'a> {
 
 /// The most verdicts [`Solver::judged`] keeps (then it starts again).
 const MAX_JUDGED: usize = 1 << 20;
-
-/// The most path disproofs [`Solver::repetitions`] keeps (then it starts again).
-const MAX_REPETITIONS: usize = 1 << 20;
-
-/// The key of a path `path_key` continued by the position whose full key is `key`: a hash
-/// of the sequence, not of the set (the same positions in another order are another path).
-fn follow(path_key: u64, key: u64) -> u64 {
-    (path_key.rotate_left(23) ^ key).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-}
 
 /// A child of a node, played once when the node is expanded.
 struct Child {
@@ -170,7 +158,7 @@ impl<'a> Solver<'a> {
             stopped: false,
             path: KeySet::default(),
             path_key: 0,
-            repetitions: HashMap::default(),
+            repetitions: LineRefutations::default(),
             spare: Vec::new(),
             tsume: false,
             two_ply_rule: false,
@@ -279,10 +267,8 @@ impl<'a> Solver<'a> {
         self.count_node();
         let full_key = position.key();
         let path_key = follow(self.path_key, full_key);
-        if let Some(&n) = self.repetitions.get(&path_key) {
-            if n.plies >= plies {
-                return n;
-            }
+        if let Some(n) = self.repetitions.get(path_key, plies) {
+            return n;
         }
         let attacking = position.side_to_move() == self.attacker;
         let hand = position.hand(self.attacker);
@@ -352,10 +338,7 @@ impl<'a> Solver<'a> {
             let path_only = if self.path.contains(&full) {
                 Some(Numbers::disproved(UNLIMITED, true, hand))
             } else {
-                self.repetitions
-                    .get(&follow(path_key, full))
-                    .filter(|n| n.plies >= child_plies)
-                    .copied()
+                self.repetitions.get(follow(path_key, full), child_plies)
             };
             Child {
                 mv,
@@ -550,10 +533,7 @@ impl<'a> Solver<'a> {
             Numbers { plies, ..numbers }
         };
         if numbers.path_only {
-            if self.repetitions.len() >= MAX_REPETITIONS {
-                self.repetitions.clear();
-            }
-            self.repetitions.insert(path_key, numbers);
+            self.repetitions.keep(path_key, numbers);
         }
         self.store(position, numbers)
     }
