@@ -267,6 +267,8 @@ impl<'a> Solver<'a> {
         self.count_node();
         let full_key = position.key();
         let path_key = follow(self.path_key, full_key);
+        // Refuted before along this very line (read once here, not for each child: a child
+        // so refuted returns at once, and its parent then keeps it as refuted for the line).
         if let Some(n) = self.repetitions.get(path_key, plies) {
             return n;
         }
@@ -334,12 +336,10 @@ impl<'a> Solver<'a> {
             }
             // Back to a position of this path: the attacker gets nowhere by it (a
             // perpetual check loses), but only on this path.
-            // (Or a node this path came to before, disproved then for this path only.)
-            let path_only = if self.path.contains(&full) {
-                Some(Numbers::disproved(UNLIMITED, true, hand))
-            } else {
-                self.repetitions.get(follow(path_key, full), child_plies)
-            };
+            let path_only = self
+                .path
+                .contains(&full)
+                .then(|| Numbers::disproved(UNLIMITED, true, hand));
             Child {
                 mv,
                 waits_for: None,
