@@ -65,8 +65,9 @@ pub struct SolveArgs {
     /// pattern (the built-in trained weights), hand, or a weights file. Scores do not depend on it.
     #[arg(long, value_name = "EVAL", default_value = "pattern")]
     pub eval: String,
-    /// The instruction set of the fast solver: auto (the best this CPU has), portable, or
-    /// x86-64-v3 (AVX2, BMI1, BMI2, LZCNT, POPCNT). Scores and node counts do not depend on it.
+    /// The instruction set of the fast solver: auto (the best this CPU has), portable,
+    /// x86-64-v3 (AVX2, BMI1, BMI2, LZCNT, POPCNT) or x86-64-v4 (AVX-512F, CD, BW, DQ and VL
+    /// besides; in builds by Rust 1.89 or later). Scores and node counts do not depend on it.
     #[arg(long, value_name = "ISA", default_value = "auto", value_parser = parse_isa)]
     pub isa: IsaChoice,
     /// Print one JSON object instead of a table.
@@ -100,7 +101,7 @@ fn parse_isa(text: &str) -> Result<IsaChoice, String> {
     })?;
     if !isa.is_available() {
         return Err(format!(
-            "this CPU cannot run {isa} (it can: {})",
+            "{isa} cannot run here (this CPU and build run: {})",
             available()
         ));
     }

@@ -13,6 +13,11 @@
 //!   that the solver uses (Intel Haswell, AMD Zen and later; not the Atom-class Pentium and
 //!   Celeron chips). A value exists only after `X86V3::detect` found these features on the
 //!   CPU, so its unsafe calls of the target-feature functions are sound.
+//! * `X86V4` (x86-64 only, where the compiler has AVX-512: Rust 1.89 or later, see the
+//!   crate's build script): the x86-64-v4 level, AVX-512F, CD, BW, DQ and VL with the v3
+//!   features (Intel Skylake-SP, Ice Lake and later server and some client cores, AMD Zen 4
+//!   and later). The same node functions, compiled with these features, and a cheaper flip:
+//!   the first disc of each ray towards lower squares found by a leading-zero count per lane.
 
 use prune_search::Counters;
 
@@ -30,16 +35,18 @@ pub enum Isa {
     Portable,
     /// x86-64 with AVX2, BMI1, BMI2, LZCNT and POPCNT (the x86-64-v3 level).
     X86_64V3,
+    /// x86-64 with AVX-512F, CD, BW, DQ and VL besides the x86-64-v3 features (the x86-64-v4
+    /// level); available only in builds by Rust 1.89 or later.
+    X86_64V4,
 }
 
 impl Isa {
     /// The fastest instruction set this CPU runs.
     pub fn best() -> Isa {
-        if Isa::X86_64V3.is_available() {
-            Isa::X86_64V3
-        } else {
-            Isa::Portable
-        }
+        [Isa::X86_64V4, Isa::X86_64V3]
+            .into_iter()
+            .find(|isa| isa.is_available())
+            .unwrap_or(Isa::Portable)
     }
 
     /// Whether this CPU runs the instruction set.
@@ -50,6 +57,10 @@ impl Isa {
             Isa::X86_64V3 => X86V3::detect().is_some(),
             #[cfg(not(target_arch = "x86_64"))]
             Isa::X86_64V3 => false,
+            #[cfg(all(target_arch = "x86_64", prune_avx512))]
+            Isa::X86_64V4 => X86V4::detect().is_some(),
+            #[cfg(not(all(target_arch = "x86_64", prune_avx512)))]
+            Isa::X86_64V4 => false,
         }
     }
 }
@@ -57,13 +68,14 @@ impl Isa {
 impl prune_search::Named for Isa {
     const KIND: &'static str = "instruction set";
     /// Every instruction set, the most portable first.
-    const ALL: &'static [Self] = &[Isa::Portable, Isa::X86_64V3];
+    const ALL: &'static [Self] = &[Isa::Portable, Isa::X86_64V3, Isa::X86_64V4];
 
     /// The name used on the command line and in reports.
     fn name(self) -> &'static str {
         match self {
             Isa::Portable => "portable",
             Isa::X86_64V3 => "x86-64-v3",
+            Isa::X86_64V4 => "x86-64-v4",
         }
     }
 }
@@ -117,8 +129,9 @@ impl ListedMove {
 /// declarations, [`Portable`]'s methods, the x86-64-v3 functions and methods are all
 /// expanded from this one list).
 macro_rules! entry_points {
-    ($then:ident) => {
+    ($then:ident $(, $arg:tt)*) => {
         $then! {
+            ($($arg),*)
             /// [`Shared::node`] compiled for this kernel.
             fn pvs[](
                 shared: &Shared<'_>,
@@ -164,7 +177,7 @@ macro_rules! entry_points {
 
 /// The entry points as the trait's declarations.
 macro_rules! declare_entries {
-    ($($(#[$doc:meta])* fn $name:ident [$($g:ident: $bound:path)?]
+    (() $($(#[$doc:meta])* fn $name:ident [$($g:ident: $bound:path)?]
         ($($arg:ident: $ty:ty),*) -> $ret:ty = |$k:ident| $body:expr;)*) => {
         $(
             $(#[$doc])*
@@ -177,7 +190,7 @@ macro_rules! declare_entries {
 /// The entry points as the portable kernel's methods: the node functions compiled for the
 /// build's target.
 macro_rules! portable_entries {
-    ($($(#[$doc:meta])* fn $name:ident [$($g:ident: $bound:path)?]
+    (() $($(#[$doc:meta])* fn $name:ident [$($g:ident: $bound:path)?]
         ($($arg:ident: $ty:ty),*) -> $ret:ty = |$k:ident| $body:expr;)*) => {
         $(
             fn $name$(<$g: $bound>)?(self, $($arg: $ty),*) -> $ret {
@@ -231,27 +244,44 @@ impl Kernel for Portable {
     fn prefetch(self, _: *const u8) {}
 }
 
+/// The kernel of an instruction set, if this CPU runs it (otherwise the portable one): what
+/// [`with_kernel!`] dispatches on.
+pub(crate) enum Chosen {
+    /// The x86-64-v4 kernel.
+    #[cfg(all(target_arch = "x86_64", prune_avx512))]
+    V4(X86V4),
+    /// The x86-64-v3 kernel.
+    #[cfg(target_arch = "x86_64")]
+    V3(X86V3),
+    /// The build's own target.
+    Portable(Portable),
+}
+
+impl Chosen {
+    /// The kernel of `isa`, or the portable one if the CPU lacks it.
+    #[inline]
+    pub(crate) fn of(isa: Isa) -> Chosen {
+        match isa {
+            #[cfg(all(target_arch = "x86_64", prune_avx512))]
+            Isa::X86_64V4 => X86V4::detect().map(Chosen::V4),
+            #[cfg(target_arch = "x86_64")]
+            Isa::X86_64V3 => X86V3::detect().map(Chosen::V3),
+            _ => None,
+        }
+        .unwrap_or(Chosen::Portable(Portable))
+    }
+}
+
 /// Evaluates `$body` with `$k` bound to the kernel of the instruction set `$isa` (the
 /// portable one if the CPU lacks it). The body is compiled once per kernel.
 macro_rules! with_kernel {
     ($isa:expr, $k:ident => $body:expr) => {{
-        #[cfg(target_arch = "x86_64")]
-        let v3 = if $isa == $crate::kernel::Isa::X86_64V3 {
-            $crate::kernel::X86V3::detect()
-        } else {
-            None
-        };
-        #[cfg(not(target_arch = "x86_64"))]
-        let v3: Option<$crate::kernel::Portable> = {
-            let _ = $isa;
-            None
-        };
-        match v3 {
-            Some($k) => $body,
-            None => {
-                let $k = $crate::kernel::Portable;
-                $body
-            }
+        match $crate::kernel::Chosen::of($isa) {
+            #[cfg(all(target_arch = "x86_64", prune_avx512))]
+            $crate::kernel::Chosen::V4($k) => $body,
+            #[cfg(target_arch = "x86_64")]
+            $crate::kernel::Chosen::V3($k) => $body,
+            $crate::kernel::Chosen::Portable($k) => $body,
         }
     }};
 }
@@ -259,6 +289,8 @@ pub(crate) use with_kernel;
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) use x86::X86V3;
+#[cfg(all(target_arch = "x86_64", prune_avx512))]
+pub(crate) use x86::X86V4;
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
@@ -268,30 +300,33 @@ mod x86 {
 
     use super::*;
 
-    /// The entry points as functions compiled with the x86-64-v3 features.
+    /// The entry points as functions compiled with the target features `$features` for the
+    /// kernel `$kernel`.
     macro_rules! x86_functions {
-        ($($(#[$doc:meta])* fn $name:ident [$($g:ident: $bound:path)?]
+        (($kernel:ident, $features:literal)
+            $($(#[$doc:meta])* fn $name:ident [$($g:ident: $bound:path)?]
             ($($arg:ident: $ty:ty),*) -> $ret:ty = |$k:ident| $body:expr;)*) => {
             $(
-                #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+                #[target_feature(enable = $features)]
                 #[allow(clippy::too_many_arguments)]
-                unsafe fn $name$(<$g: $bound>)?($k: X86V3, $($arg: $ty),*) -> $ret {
+                pub(super) unsafe fn $name$(<$g: $bound>)?($k: $kernel, $($arg: $ty),*) -> $ret {
                     $body
                 }
             )*
         };
     }
 
-    /// The entry points as the x86-64-v3 kernel's methods, which call those functions.
+    /// The entry points as an x86 kernel's methods, which call those functions in `$module`.
     macro_rules! x86_entries {
-        ($($(#[$doc:meta])* fn $name:ident [$($g:ident: $bound:path)?]
+        (($module:ident)
+            $($(#[$doc:meta])* fn $name:ident [$($g:ident: $bound:path)?]
             ($($arg:ident: $ty:ty),*) -> $ret:ty = |$k:ident| $body:expr;)*) => {
             $(
                 #[inline(always)]
                 fn $name$(<$g: $bound>)?(self, $($arg: $ty),*) -> $ret {
                     // SAFETY: `self` exists, so `detect` found every feature the function is
                     // compiled with.
-                    unsafe { $name(self, $($arg),*) }
+                    unsafe { $module::$name(self, $($arg),*) }
                 }
             )*
         };
@@ -314,10 +349,14 @@ mod x86 {
         }
     }
 
-    entry_points!(x86_functions);
+    /// The entry points compiled for the x86-64-v3 kernel.
+    mod v3 {
+        use super::*;
+        entry_points!(x86_functions, X86V3, "avx2,bmi1,bmi2,lzcnt,popcnt");
+    }
 
     impl Kernel for X86V3 {
-        entry_points!(x86_entries);
+        entry_points!(x86_entries, v3);
 
         #[inline(always)]
         fn flips(self, sq: u32, p: u64, o: u64) -> u64 {
@@ -328,6 +367,61 @@ mod x86 {
         #[inline(always)]
         fn moves(self, p: u64, o: u64) -> u64 {
             // SAFETY: as for `flips`.
+            unsafe { moves_avx2(p, o) }
+        }
+
+        const PREFETCHES: bool = true;
+
+        #[inline(always)]
+        fn prefetch(self, address: *const u8) {
+            // SAFETY: a prefetch never faults, whatever the address; SSE is part of x86-64.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(address.cast()) }
+        }
+    }
+
+    /// The x86-64-v4 kernel (AVX-512). Its only constructor checks the CPU: a value of this
+    /// type proves that the target features of the functions below are present.
+    #[cfg(prune_avx512)]
+    #[derive(Clone, Copy)]
+    pub(crate) struct X86V4(());
+
+    #[cfg(prune_avx512)]
+    impl X86V4 {
+        /// The kernel, if this CPU has every feature it is compiled with.
+        pub(crate) fn detect() -> Option<X86V4> {
+            let v4 = std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512cd")
+                && std::arch::is_x86_feature_detected!("avx512bw")
+                && std::arch::is_x86_feature_detected!("avx512dq")
+                && std::arch::is_x86_feature_detected!("avx512vl");
+            (v4 && X86V3::detect().is_some()).then_some(X86V4(()))
+        }
+    }
+
+    /// The entry points compiled for the x86-64-v4 kernel.
+    #[cfg(prune_avx512)]
+    mod v4 {
+        use super::*;
+        entry_points!(
+            x86_functions,
+            X86V4,
+            "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512cd,avx512bw,avx512dq,avx512vl"
+        );
+    }
+
+    #[cfg(prune_avx512)]
+    impl Kernel for X86V4 {
+        entry_points!(x86_entries, v4);
+
+        #[inline(always)]
+        fn flips(self, sq: u32, p: u64, o: u64) -> u64 {
+            // SAFETY: `self` exists, so `detect` found every feature this is compiled with.
+            unsafe { flips_avx512(sq, p, o) }
+        }
+
+        #[inline(always)]
+        fn moves(self, p: u64, o: u64) -> u64 {
+            // SAFETY: as for `flips` (AVX2 is among the features `detect` checks).
             unsafe { moves_avx2(p, o) }
         }
 
@@ -456,6 +550,35 @@ mod x86 {
         union((up, down))
     }
 
+    /// [`flips_avx2`] with AVX-512 (F, CD and VL, on four lanes): towards lower squares the
+    /// first square that is not the opponent's is found by a leading-zero count per lane (the
+    /// top bit shifted right by it: nothing when the count is 64), not by smearing; a ray that
+    /// does not end on the player's disc is dropped by a mask register.
+    #[cfg(prune_avx512)]
+    #[target_feature(enable = "avx2,avx512f,avx512cd,avx512vl")]
+    #[inline]
+    unsafe fn flips_avx512(sq: u32, p: u64, o: u64) -> u64 {
+        let player = _mm256_set1_epi64x(p as i64);
+        let opponent = _mm256_set1_epi64x(o as i64);
+        let zero = _mm256_setzero_si256();
+        let rays = &bitboard::RAYS[sq as usize];
+        let up_ray = _mm256_loadu_si256(rays[..4].as_ptr().cast());
+        let down_ray = _mm256_loadu_si256(rays[4..].as_ptr().cast());
+        // Towards higher squares: the lowest bit, and the ray's squares below it.
+        let other = _mm256_andnot_si256(opponent, up_ray);
+        let first = _mm256_and_si256(other, _mm256_sub_epi64(zero, other));
+        let run = _mm256_and_si256(up_ray, _mm256_add_epi64(first, _mm256_set1_epi64x(-1)));
+        let up = _mm256_maskz_mov_epi64(_mm256_test_epi64_mask(first, player), run);
+        // Towards lower squares: the highest bit, and the ray's squares above it.
+        let other = _mm256_andnot_si256(opponent, down_ray);
+        let top = _mm256_set1_epi64x(i64::MIN);
+        let first = _mm256_srlv_epi64(top, _mm256_lzcnt_epi64(other));
+        let above = _mm256_sub_epi64(zero, _mm256_add_epi64(first, first));
+        let run = _mm256_and_si256(down_ray, above);
+        let down = _mm256_maskz_mov_epi64(_mm256_test_epi64_mask(first, player), run);
+        union((up, down))
+    }
+
     /// [`bitboard::legal_moves`] with AVX2: the empty squares one step past the runs of
     /// opponent discs from the player's discs (see [`runs`]).
     #[target_feature(enable = "avx2")]
@@ -470,8 +593,44 @@ mod x86 {
         use super::*;
         use prune_search::rng::{Rng, XorShift64};
 
+        /// The x86-64-v4 kernel's flips where this build and CPU have it, else the portable
+        /// ones (so that the test still checks AVX2 against them).
+        fn flips_v4(sq: u32, p: u64, o: u64) -> u64 {
+            #[cfg(prune_avx512)]
+            if let Some(k) = X86V4::detect() {
+                return k.flips(sq, p, o);
+            }
+            bitboard::flips_at(sq, p, o)
+        }
+
+        /// Where the build has the x86-64-v4 kernel, this CPU runs it if it has the features,
+        /// and [`Isa::best`] picks it.
         #[test]
-        fn avx2_flips_and_moves_equal_the_portable_ones() {
+        fn the_best_instruction_set_is_the_newest_the_cpu_runs() {
+            let v4 = Isa::X86_64V4.is_available();
+            assert_eq!(v4, cfg!(prune_avx512) && cpu_has_v4());
+            let expected = if v4 {
+                Isa::X86_64V4
+            } else if X86V3::detect().is_some() {
+                Isa::X86_64V3
+            } else {
+                Isa::Portable
+            };
+            assert_eq!(Isa::best(), expected);
+        }
+
+        /// Whether this CPU has the x86-64-v4 features.
+        fn cpu_has_v4() -> bool {
+            std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512cd")
+                && std::arch::is_x86_feature_detected!("avx512bw")
+                && std::arch::is_x86_feature_detected!("avx512dq")
+                && std::arch::is_x86_feature_detected!("avx512vl")
+                && X86V3::detect().is_some()
+        }
+
+        #[test]
+        fn the_x86_flips_and_moves_equal_the_portable_ones() {
             let Some(_) = X86V3::detect() else {
                 eprintln!("skipped: this CPU has no AVX2");
                 return;
@@ -494,6 +653,7 @@ mod x86 {
                         // SAFETY: `detect` found AVX2 above.
                         let fast = unsafe { flips_avx2(sq, p, o) };
                         assert_eq!(fast, bitboard::flips_at(sq, p, o), "{p:#x} {o:#x} {sq}");
+                        assert_eq!(flips_v4(sq, p, o), fast, "{p:#x} {o:#x} {sq}");
                     }
                 }
                 // SAFETY: as above.
@@ -509,6 +669,7 @@ mod x86 {
                     // SAFETY: as above.
                     let (fast, moves) = unsafe { (flips_avx2(sq, p, o), moves_avx2(p, o)) };
                     assert_eq!(fast, bitboard::flips_at(sq, p, o), "{sq} {t:?}");
+                    assert_eq!(flips_v4(sq, p, o), fast, "{sq} {t:?}");
                     assert_eq!(moves, bitboard::legal_moves(p, o), "{sq} {t:?}");
                 }
             }
