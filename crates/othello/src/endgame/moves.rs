@@ -17,9 +17,8 @@ pub(super) use crate::kernel::ListedMove as KeyedMove;
 pub(super) use crate::kernel::Placement;
 
 /// Up to `N` values of a `Copy` type on the stack, without writing the unused places: a
-/// node's move list (at every ordered node) and the enhanced transposition cutoff's buckets
-/// (from 11 empties) would otherwise clear their 62 places (the list's 1,000 bytes alone were
-/// a `memset` that took 2% of the solver's instructions, docs/tuning.md).
+/// node's move list (at every ordered node) would otherwise clear its 62 places (its 1,000
+/// bytes were a `memset` that took 2% of the solver's instructions, docs/tuning.md).
 // The count first, in C layout: laid out after the places, its zero and the unwritten places
 // were merged by the compiler into one `memset` of the whole stack.
 #[repr(C)]
@@ -156,7 +155,7 @@ mod tests {
     fn check_list(p: u64, o: u64) {
         let moves = legal_moves(p, o);
         let mut list = MoveList::empty();
-        list.fill(Portable, p, o, moves, None);
+        list.fill(Portable, p, o, moves, None, None);
         let mut seen = 0u64;
         while let Some(m) = list.next_best() {
             let bit = 1u64 << m.square;

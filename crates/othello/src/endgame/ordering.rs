@@ -8,6 +8,7 @@ use super::moves::{KeyedMove, MoveList};
 use super::search::Shared;
 use crate::bitboard::{neighbours, odd_regions, CORNERS};
 use crate::kernel::Kernel;
+use crate::table::EndgameTable;
 use crate::{Board, HandEval, OthelloEval, PatternEval};
 
 /// From this many empties up, the ordering key also counts the evaluation of each move's
@@ -91,6 +92,7 @@ impl MoveList {
         o: u64,
         mut moves: u64,
         tt_move: Option<u32>,
+        prefetch: Option<&EndgameTable>,
     ) {
         debug_assert!(self.is_empty());
         let list = self;
@@ -106,10 +108,15 @@ impl MoveList {
             moves &= moves - 1;
             let bit = 1u64 << sq;
             let flips = k.flips(sq, p, o);
+            let (np, no) = (o & !flips, p | flips | bit);
+            if K::PREFETCHES {
+                if let Some(tt) = prefetch {
+                    k.prefetch(tt.address(tt.bucket_index(np, no)));
+                }
+            }
             let key = if Some(sq) == tt_move {
                 TABLE_MOVE_KEY
             } else {
-                let (np, no) = (o & !flips, p | flips | bit);
                 if np == 0 {
                     WIPE_OUT_KEY
                 } else {
@@ -302,7 +309,7 @@ mod tests {
                 continue;
             }
             let mut list = MoveList::empty();
-            list.fill(Portable, p, o, moves, None);
+            list.fill(Portable, p, o, moves, None, None);
             let base: Vec<i32> = list.remaining().iter().map(|m| m.key).collect();
             order_by_patterns(Portable, &e, p, o, empties, &mut list);
             let (plies, weight) = key_lookahead(empties);

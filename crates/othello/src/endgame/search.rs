@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use prune_search::{Counters, TranspositionTable};
 
-use super::moves::{MoveList, Placement, Stack, MAX_MOVES};
+use super::moves::{MoveList, Placement};
 use super::ordering::EVAL_ORDER_EMPTIES;
 use super::parallel::{NearTables, Split};
 use super::shallow::{final_score, parity, stability_cutoff};
@@ -245,12 +245,15 @@ impl Shared<'_> {
             }
         }
         let mut list = MoveList::empty();
-        list.fill(k, p, o, moves, tt_move);
+        // From ETC_EMPTIES up, the children's table entries start loading as the list is
+        // built, for the enhanced transposition cutoff after it.
+        let etc = !root.is_root() && empties >= ETC_EMPTIES;
+        list.fill(k, p, o, moves, tt_move, etc.then_some(self.tt));
         if empties >= EVAL_ORDER_EMPTIES {
             self.order_by_eval(k, p, o, empties, &mut list);
         }
-        if !root.is_root() && empties >= ETC_EMPTIES {
-            if let Some(v) = self.etc(k, c, p, o, &list, beta) {
+        if etc {
+            if let Some(v) = self.etc(c, p, o, &list, beta) {
                 return v;
             }
         }
@@ -392,31 +395,13 @@ impl Shared<'_> {
     /// Enhanced transposition cutoff: a child whose stored upper bound (its own view) proves
     /// this node reaches `beta` ends the search of this node before any child is searched.
     #[inline(always)]
-    fn etc<K: Kernel>(
-        &self,
-        k: K,
-        c: &mut Counters,
-        p: u64,
-        o: u64,
-        list: &MoveList,
-        beta: i32,
-    ) -> Option<i32> {
-        let moves = list.remaining();
-        // Each child's bucket is found once; where the kernel prefetches, every child's entry
-        // is loaded at once, not one miss after another.
-        let mut buckets = Stack::<usize, MAX_MOVES>::new();
-        for m in moves {
-            let (np, no) = m.placement().after(p, o);
-            let bucket = self.tt.bucket_index(np, no);
-            buckets.push(bucket);
-            if K::PREFETCHES {
-                k.prefetch(self.tt.address(bucket));
-            }
-        }
-        for (&bucket, m) in buckets.as_slice().iter().zip(moves) {
+    fn etc(&self, c: &mut Counters, p: u64, o: u64, list: &MoveList, beta: i32) -> Option<i32> {
+        // The children's entries were prefetched as the list was built (`MoveList::fill`):
+        // by now the first have most likely arrived.
+        for m in list.remaining() {
             let (np, no) = m.placement().after(p, o);
             c.tt_probes += 1;
-            if let Some(e) = self.tt.probe_at(bucket, np, no) {
+            if let Some(e) = self.tt.probe(np, no) {
                 if -e.upper >= beta && e.bounds_hold(self.selective) {
                     c.tt_hits += 1;
                     c.tt_cutoffs += 1;
