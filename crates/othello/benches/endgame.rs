@@ -1,7 +1,7 @@
 //! Criterion benchmarks of the endgame solver: its leaf search ([`solve_small_with`]) on
 //! positions with 4 and 6 empty squares, and full exact solves ([`EndgameSolver::solve`]) with
 //! 14 empties, each set derived from FFO #40 to #59; each once per instruction set this CPU
-//! has (`portable`, `x86-64-v3`).
+//! has (`portable`, `x86-64-v3`, `x86-64-v4`).
 //!
 //! `cargo bench -p prune-othello --bench endgame` (add `-- --quick` for a short run).
 

@@ -1,6 +1,6 @@
 //! Criterion benchmarks of the fast midgame search ([`MidgameSearch`]): FFO #40 to #59 searched
 //! to depth 8, full width and at selectivity 2.0, once per instruction set this CPU has
-//! (`portable`, `x86-64-v3`); each search starts from a cleared table.
+//! (`portable`, `x86-64-v3`, `x86-64-v4`); each search starts from a cleared table.
 //!
 //! `cargo bench -p prune-othello --bench midgame` (add `-- --quick` for a short run).
 
