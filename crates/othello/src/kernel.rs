@@ -126,7 +126,7 @@ impl ListedMove {
 /// Calls `$then!` with the recursion entry points of the node functions, each written once:
 /// its name, generic parameter, arguments, result, and the call of the node function with the
 /// kernel `k`. Every kernel compiles each of them with its own target features (the trait's
-/// declarations, [`Portable`]'s methods, the x86-64-v3 functions and methods are all
+/// declarations, [`Portable`]'s methods, each x86 kernel's functions and methods are all
 /// expanded from this one list).
 macro_rules! entry_points {
     ($then:ident $(, $arg:tt)*) => {
