@@ -14,8 +14,9 @@ use crate::{Board, HandEval, OthelloEval, PatternEval};
 /// From this many empties up, the ordering key also counts the evaluation of each move's
 /// position (the solver's evaluation, by default the trained patterns), [`EVAL_ORDER_WEIGHT`]
 /// key units per disc (a reply of the opponent counts 16): at smaller nodes an evaluation per
-/// move cost more than it saved (docs/tuning.md).
-pub(super) const EVAL_ORDER_EMPTIES: u32 = 16;
+/// move cost more than it saved (docs/tuning.md; 16 until the evaluation was moved on
+/// incrementally and the AVX-512 kernel came, 14 since: 7.4% fewer nodes, 5% less time).
+pub(super) const EVAL_ORDER_EMPTIES: u32 = 14;
 /// See [`EVAL_ORDER_EMPTIES`] (docs/tuning.md).
 const EVAL_ORDER_WEIGHT: i32 = 3;
 
