@@ -349,35 +349,45 @@ mod x86 {
         }
     }
 
-    /// The entry points compiled for the x86-64-v3 kernel.
-    mod v3 {
-        use super::*;
-        entry_points!(x86_functions, X86V3, "avx2,bmi1,bmi2,lzcnt,popcnt");
+    /// An x86 kernel's entry points, compiled with `$features` in the module `$module`, and its
+    /// [`Kernel`] methods: the flips by `$flips`, the legal moves by AVX2, the prefetch.
+    macro_rules! x86_kernel {
+        ($kernel:ident, $module:ident, $features:literal, $flips:ident) => {
+            /// The entry points compiled for this kernel.
+            mod $module {
+                use super::*;
+                entry_points!(x86_functions, $kernel, $features);
+            }
+
+            impl Kernel for $kernel {
+                entry_points!(x86_entries, $module);
+
+                #[inline(always)]
+                fn flips(self, sq: u32, p: u64, o: u64) -> u64 {
+                    // SAFETY: `self` exists, so `detect` found every feature this is compiled
+                    // with.
+                    unsafe { $flips(sq, p, o) }
+                }
+
+                #[inline(always)]
+                fn moves(self, p: u64, o: u64) -> u64 {
+                    // SAFETY: as for `flips` (AVX2 is among every x86 kernel's features).
+                    unsafe { moves_avx2(p, o) }
+                }
+
+                const PREFETCHES: bool = true;
+
+                #[inline(always)]
+                fn prefetch(self, address: *const u8) {
+                    // SAFETY: a prefetch never faults, whatever the address; SSE is part of
+                    // x86-64.
+                    unsafe { _mm_prefetch::<_MM_HINT_T0>(address.cast()) }
+                }
+            }
+        };
     }
 
-    impl Kernel for X86V3 {
-        entry_points!(x86_entries, v3);
-
-        #[inline(always)]
-        fn flips(self, sq: u32, p: u64, o: u64) -> u64 {
-            // SAFETY: `self` exists, so `detect` found every feature this is compiled with.
-            unsafe { flips_avx2(sq, p, o) }
-        }
-
-        #[inline(always)]
-        fn moves(self, p: u64, o: u64) -> u64 {
-            // SAFETY: as for `flips`.
-            unsafe { moves_avx2(p, o) }
-        }
-
-        const PREFETCHES: bool = true;
-
-        #[inline(always)]
-        fn prefetch(self, address: *const u8) {
-            // SAFETY: a prefetch never faults, whatever the address; SSE is part of x86-64.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(address.cast()) }
-        }
-    }
+    x86_kernel!(X86V3, v3, "avx2,bmi1,bmi2,lzcnt,popcnt", flips_avx2);
 
     /// The x86-64-v4 kernel (AVX-512). Its only constructor checks the CPU: a value of this
     /// type proves that the target features of the functions below are present.
@@ -398,41 +408,13 @@ mod x86 {
         }
     }
 
-    /// The entry points compiled for the x86-64-v4 kernel.
     #[cfg(prune_avx512)]
-    mod v4 {
-        use super::*;
-        entry_points!(
-            x86_functions,
-            X86V4,
-            "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512cd,avx512bw,avx512dq,avx512vl"
-        );
-    }
-
-    #[cfg(prune_avx512)]
-    impl Kernel for X86V4 {
-        entry_points!(x86_entries, v4);
-
-        #[inline(always)]
-        fn flips(self, sq: u32, p: u64, o: u64) -> u64 {
-            // SAFETY: `self` exists, so `detect` found every feature this is compiled with.
-            unsafe { flips_avx512(sq, p, o) }
-        }
-
-        #[inline(always)]
-        fn moves(self, p: u64, o: u64) -> u64 {
-            // SAFETY: as for `flips` (AVX2 is among the features `detect` checks).
-            unsafe { moves_avx2(p, o) }
-        }
-
-        const PREFETCHES: bool = true;
-
-        #[inline(always)]
-        fn prefetch(self, address: *const u8) {
-            // SAFETY: a prefetch never faults, whatever the address; SSE is part of x86-64.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(address.cast()) }
-        }
-    }
+    x86_kernel!(
+        X86V4,
+        v4,
+        "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512cd,avx512bw,avx512dq,avx512vl",
+        flips_avx512
+    );
 
     /// The steps of the four directions, one per 64-bit lane: east, north, north-east,
     /// north-west (shifted left: towards higher squares) or their opposites (shifted right).
