@@ -357,4 +357,5 @@ fn recorded_games_train_resume_in_blocks_and_bad_records_are_named() {
         (&["train", "--outcome-fade", "60"], "--outcome-fade 60"),
         (&["train", "--games", "0"], "--games"),
     ]);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -429,7 +429,9 @@ impl<'a> Solver<'a> {
         if !attacking && child_plies >= 1 && first_visit {
             // The replies the attacker mates at once are settled on the node's first visit:
             // its proof number then counts only the replies that need a search. (A reply that
-            // waits for another is tested when its node first comes.)
+            // waits for another is tested when its node first comes.) The others' disproof
+            // numbers start at the number of the attacker's checks there, counted by the
+            // same test: the reply with the fewest is tried first for a refutation.
             for child in children.iter_mut() {
                 if child.path_only.is_none()
                     && child.waits_for.is_none()
@@ -439,11 +441,17 @@ impl<'a> Solver<'a> {
                         .is_proved()
                 {
                     let after = child.position.insert(position.play(child.mv));
-                    if let Some(hands) = self.mate_in_one_hand(after) {
-                        self.table
-                            .store(child.key, &child.hand, Numbers::proved(1, hands));
-                    } else {
-                        child.no_mate_in_one = true;
+                    match self.mate_in_one_or_checks(after) {
+                        Ok(hands) => {
+                            self.table
+                                .store(child.key, &child.hand, Numbers::proved(1, hands));
+                        }
+                        Err(checks) => {
+                            // df-pn+ on the disproof side: a reply after which the
+                            // attacker has few checks is likelier to escape.
+                            child.no_mate_in_one = true;
+                            child.initial = Numbers::open(1, (checks as Number).max(1));
+                        }
                     }
                 }
             }
@@ -573,6 +581,17 @@ impl<'a> Solver<'a> {
             Some(mv) => Some(self.proof_hand_of_mate(position, mv)),
             None => (self.tsume && self.futile_mate_in_one(position).is_some())
                 .then(|| position.hand(self.attacker)),
+        }
+    }
+
+    /// [`Solver::mate_in_one_hand`], or without a mate the number of the attacker's checks.
+    fn mate_in_one_or_checks(&self, position: &Position) -> Result<Hand, usize> {
+        match position.mate_in_one_or_checks() {
+            Ok(mv) => Ok(self.proof_hand_of_mate(position, mv)),
+            Err(checks) => match self.tsume && self.futile_mate_in_one(position).is_some() {
+                true => Ok(position.hand(self.attacker)),
+                false => Err(checks),
+            },
         }
     }
 

@@ -13,14 +13,23 @@ impl Position {
     /// The legal moves are generated into a sink that plays only the checks: a move whose
     /// piece attacks the king from its target square, or one that uncovers a slider.
     pub fn mate_in_one(&self) -> Option<Move> {
-        let targets = CheckTargets::of(self)?;
+        self.mate_in_one_or_checks().ok()
+    }
+
+    /// [`Position::mate_in_one`], or without one the number of legal checks (every check
+    /// is looked at then): what the attacker has to try here.
+    pub fn mate_in_one_or_checks(&self) -> Result<Move, usize> {
+        let Some(targets) = CheckTargets::of(self) else {
+            return Err(0);
+        };
         let action = MateFinder {
             free: targets.free_steps(),
             found: None,
+            checks: 0,
         };
         let mut finder = Checks { targets, action };
         self.generate(&mut finder, Gen::All, true);
-        finder.action.found
+        finder.action.found.ok_or(finder.action.checks)
     }
 
     /// The legal moves that check the opponent's king, appended to `moves` in generation
@@ -337,11 +346,14 @@ struct MateFinder {
     /// [`CheckTargets::free_steps`].
     free: Bitboard,
     found: Option<Move>,
+    /// The checks looked at.
+    checks: usize,
 }
 
 impl CheckAction for MateFinder {
     #[inline(always)]
     fn take(&mut self, targets: &CheckTargets<'_>, mv: Move, after: Option<Position>) {
+        self.checks += 1;
         if self.found.is_some() || after.is_none() && targets.king_steps_away(mv, self.free) {
             return;
         }

@@ -160,7 +160,8 @@ mod tests {
 
     /// Asserts that in `p` the checks generated are exactly the legal moves after which the
     /// opponent is in check, in the order of the legal moves, and that `mate_in_one` finds a
-    /// mate (one that mates) exactly when one of them leaves no legal reply; returns (the
+    /// mate (one that mates) exactly when one of them leaves no legal reply (and
+    /// `mate_in_one_or_checks` otherwise counts those checks); returns (the
     /// checks, whether one mates).
     fn assert_checks_and_mate_in_one(p: &Position) -> (usize, bool) {
         let expected: Vec<Move> = p
@@ -192,6 +193,11 @@ mod tests {
         assert_eq!(found.is_some(), mates, "{p}");
         if let Some(mv) = found {
             assert!(p.play(mv).legal_moves().is_empty(), "{p}: {mv}");
+        }
+        // Without a mate, the same test counts the checks.
+        assert_eq!(p.mate_in_one_or_checks().ok(), found, "{p}");
+        if !mates {
+            assert_eq!(p.mate_in_one_or_checks(), Err(expected.len()), "{p}");
         }
         (got.len(), mates)
     }
