@@ -90,6 +90,12 @@ pub(super) struct Solver<'a> {
     /// Under the tsume rules, whether the main line follows the two-ply rule on pieces left
     /// in hand ([`super::MateConfig::two_ply_rule`]).
     pub two_ply_rule: bool,
+    /// Whether a defender's reply's disproof number starts at the number of the attacker's
+    /// checks after it (else at one). [`super::solve`] sets it for the searches after the
+    /// first: within a ply limit (shortening, reading the line) a refutation is the goal, and
+    /// the count finds it sooner; in the first, unlimited search it can send df-pn round a
+    /// king's walk (musou-073, seventeenth session in docs/tsume.md).
+    pub checks_for_disproof: bool,
     /// The defenders' positions judged mated by futile drops or not (see
     /// [`Solver::only_futile_drops`]).
     judged: RefCell<Judged>,
@@ -162,6 +168,7 @@ impl<'a> Solver<'a> {
             spare: Vec::new(),
             tsume: false,
             two_ply_rule: false,
+            checks_for_disproof: false,
             judged: RefCell::default(),
         }
     }
@@ -450,7 +457,9 @@ impl<'a> Solver<'a> {
                             // df-pn+ on the disproof side: a reply after which the
                             // attacker has few checks is likelier to escape.
                             child.no_mate_in_one = true;
-                            child.initial = Numbers::open(1, (checks as Number).max(1));
+                            if self.checks_for_disproof {
+                                child.initial = Numbers::open(1, (checks as Number).max(1));
+                            }
                         }
                     }
                 }
