@@ -586,21 +586,18 @@ impl<'a> Solver<'a> {
     /// mate holds for (a mate by the convention: this hand, or more, which leaves the defender
     /// fewer drops, each as futile).
     fn mate_in_one_hand(&self, position: &Position) -> Option<Hand> {
-        match position.mate_in_one() {
-            Some(mv) => Some(self.proof_hand_of_mate(position, mv)),
-            None => (self.tsume && self.futile_mate_in_one(position).is_some())
-                .then(|| position.hand(self.attacker)),
-        }
+        self.mate_in_one_or_checks(position).ok()
     }
 
-    /// [`Solver::mate_in_one_hand`], or without a mate the number of the attacker's checks.
+    /// [`Solver::mate_in_one_hand`], or without a mate the number of the attacker's checks
+    /// (the test looks at each of them then).
     fn mate_in_one_or_checks(&self, position: &Position) -> Result<Hand, usize> {
         match position.mate_in_one_or_checks() {
             Ok(mv) => Ok(self.proof_hand_of_mate(position, mv)),
-            Err(checks) => match self.tsume && self.futile_mate_in_one(position).is_some() {
-                true => Ok(position.hand(self.attacker)),
-                false => Err(checks),
-            },
+            Err(_) if self.tsume && self.futile_mate_in_one(position).is_some() => {
+                Ok(position.hand(self.attacker))
+            }
+            Err(checks) => Err(checks),
         }
     }
 
