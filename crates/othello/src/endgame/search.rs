@@ -9,7 +9,7 @@ use prune_search::{Counters, TranspositionTable};
 
 use super::moves::{MoveList, Placement};
 use super::ordering::EVAL_ORDER_EMPTIES;
-use super::parallel::{NearTables, Split};
+use super::parallel::{NearTables, Split, SPLIT_EMPTIES};
 use super::shallow::{final_score, parity, stability_cutoff};
 use super::{CountCutoff, ORDERED_EMPTIES};
 use crate::kernel::Kernel;
@@ -58,12 +58,22 @@ pub(crate) struct Abort<'a> {
     pub(super) parent: Option<&'a Abort<'a>>,
 }
 
-/// Whether the search under `abort` must stop (its result would be thrown away).
-pub(super) fn stopped(abort: Option<&Abort<'_>>) -> bool {
+/// Whether the search of a node of `empties` empties under `abort` must stop (its result would
+/// be thrown away). From [`SPLIT_EMPTIES`] up the whole chain is read; below, only its nearest
+/// link, the split point the node lies under (or the solve's own flag): nodes there are many,
+/// and at two threads reading the whole chain at each of them took 4% of the time (`perf`,
+/// FFO #45 and #49), against 1% at one thread. A stop set further up reaches them when their
+/// search returns to a node of `SPLIT_EMPTIES`. Nothing wrong is used: a child stops only on
+/// a flag its parent also reads (the parent has as many empties or more and the same chain,
+/// or, at a split point, reads the whole chain of the split).
+pub(super) fn stopped(abort: Option<&Abort<'_>>, empties: u32) -> bool {
     let mut link = abort;
     while let Some(a) = link {
         if a.flag.load(Relaxed) {
             return true;
+        }
+        if empties < SPLIT_EMPTIES {
+            return false;
         }
         link = a.parent;
     }
@@ -181,7 +191,7 @@ impl Shared<'_> {
         if empties < ORDERED_EMPTIES && !root.is_root() {
             return k.shallow(c, p, o, alpha, beta, empties, parity(!(p | o)));
         }
-        if stopped(abort) {
+        if stopped(abort, empties) {
             return 0;
         }
         if !root.is_root() {
@@ -267,7 +277,7 @@ impl Shared<'_> {
         while let Some(m) = list.next_best() {
             if i >= split_after && !list.is_empty() {
                 let found = self.split(k, c, abort, (p, o), m, &mut list, a, beta, node);
-                if stopped(abort) {
+                if stopped(abort, empties) {
                     return 0;
                 }
                 if let Some(brother) = found {
@@ -282,7 +292,7 @@ impl Shared<'_> {
                 break;
             }
             let v = self.child(k, c, abort, p, o, m, i == 0, a, beta, node);
-            if stopped(abort) {
+            if stopped(abort, empties) {
                 return 0;
             }
             if v > best {
@@ -439,7 +449,7 @@ impl Shared<'_> {
             return -k.pvs(self, c, abort, np, no, -beta, -a, child, Root::No);
         }
         let v = -k.pvs(self, c, abort, np, no, -a - 1, -a, child, Root::No);
-        if v > a && v < beta && !stopped(abort) {
+        if v > a && v < beta && !stopped(abort, 64 - (p | o).count_ones()) {
             c.re_searches += 1;
             return -k.pvs(self, c, abort, np, no, -beta, -v, Node::Pv, Root::No);
         }
