@@ -195,14 +195,9 @@ fn an_engine_that_cannot_start_is_an_error() {
 #[cfg(unix)]
 #[test]
 fn an_external_engine_that_plays_illegal_moves_forfeits() {
-    use std::os::unix::fs::PermissionsExt;
-    let dir = std::env::temp_dir().join(format!("prune-match-engine-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("engine.sh");
-    std::fs::write(
-        &path,
-        "#!/bin/sh\n\
-         while read cmd arg rest; do\n\
+    let engine = fake_engine(
+        "engine.sh",
+        "while read cmd arg rest; do\n\
            case \"$cmd\" in\n\
              nboard) echo 'set myname Cheater' ;;\n\
              ping) echo \"pong $arg\" ;;\n\
@@ -210,15 +205,13 @@ fn an_external_engine_that_plays_illegal_moves_forfeits() {
              quit) exit 0 ;;\n\
            esac\n\
          done\n",
-    )
-    .unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    );
     let v = json(&[
         "match",
         "--a",
         "plain",
         "--b-engine",
-        path.to_str().unwrap(),
+        engine.command(),
         "--games",
         "2",
         "--depth",
@@ -237,7 +230,6 @@ fn an_external_engine_that_plays_illegal_moves_forfeits() {
         );
         assert_eq!(g["a_margin"], 64);
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// prune against itself through the NBoard protocol.
@@ -267,16 +259,42 @@ fn prune_plays_prune_nboard() {
     }
 }
 
-/// Writes an executable shell script `name` with `body` into a fresh folder of this test run.
+/// An executable shell script in a folder of its own, both removed when it is dropped.
 #[cfg(unix)]
-fn fake_engine(name: &str, body: &str) -> std::path::PathBuf {
+struct FakeEngine {
+    dir: std::path::PathBuf,
+    path: std::path::PathBuf,
+}
+
+#[cfg(unix)]
+impl FakeEngine {
+    /// The command that starts it.
+    fn command(&self) -> &str {
+        self.path.to_str().expect("a UTF-8 path")
+    }
+}
+
+#[cfg(unix)]
+impl Drop for FakeEngine {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Writes an executable shell script `name` with `body` into a fresh folder (one per call, as
+/// tests run at once and may write scripts of the same name).
+#[cfg(unix)]
+fn fake_engine(name: &str, body: &str) -> FakeEngine {
     use std::os::unix::fs::PermissionsExt;
-    let dir = std::env::temp_dir().join(format!("prune-match-fakes-{}", std::process::id()));
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("prune-match-fakes-{}-{call}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     std::fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    path
+    FakeEngine { dir, path }
 }
 
 /// An engine that behaves like Edax 4.6 in NBoard mode at start-up: before it reads anything
@@ -284,8 +302,8 @@ fn fake_engine(name: &str, body: &str) -> std::path::PathBuf {
 /// line to stdout, and sleeps; it refuses any protocol but `nboard 1` (more strictly than Edax,
 /// which writes an error and goes on); then it is `prune nboard`, which plays legal moves.
 #[cfg(unix)]
-fn edax_like_engine() -> String {
-    let path = fake_engine(
+fn edax_like_engine() -> FakeEngine {
+    fake_engine(
         "edax-like.sh",
         &format!(
             "head -c 300000 /dev/zero | tr '\\0' x >&2\n\
@@ -300,8 +318,7 @@ fn edax_like_engine() -> String {
              exec '{}' nboard --preset plain\n",
             env!("CARGO_BIN_EXE_prune")
         ),
-    );
-    path.to_str().unwrap().to_string()
+    )
 }
 
 /// A slow start (longer than nothing, shorter than the start-up wait), stderr noise and the
@@ -315,7 +332,7 @@ fn an_engine_slow_to_start_that_speaks_only_nboard_1_plays_the_match() {
         "--a",
         "plain",
         "--b-engine",
-        &engine,
+        engine.command(),
         "--engine-start-timeout",
         "300",
         "--games",
@@ -344,7 +361,7 @@ fn a_refused_protocol_version_is_a_clear_error() {
         "--a",
         "plain",
         "--b-engine",
-        &engine,
+        engine.command(),
         "--engine-protocol",
         "2",
         "--engine-start-timeout",
@@ -373,7 +390,7 @@ fn an_engine_that_does_not_start_in_time_names_the_option() {
         "--a",
         "plain",
         "--b-engine",
-        engine.to_str().unwrap(),
+        engine.command(),
         "--engine-start-timeout",
         "0.2",
         "--depth",

@@ -296,15 +296,40 @@ mod tests {
         use std::path::PathBuf;
         use std::sync::{Arc, Mutex};
 
-        fn script(name: &str, body: &str) -> PathBuf {
+        /// An executable shell script in a folder of its own, both removed when it is
+        /// dropped.
+        struct Script {
+            dir: PathBuf,
+            path: PathBuf,
+        }
+
+        impl std::ops::Deref for Script {
+            type Target = std::path::Path;
+            fn deref(&self) -> &std::path::Path {
+                &self.path
+            }
+        }
+
+        impl Drop for Script {
+            fn drop(&mut self) {
+                let _ = std::fs::remove_dir_all(&self.dir);
+            }
+        }
+
+        /// Writes the script `name` with `body` into a fresh folder (one per call: tests run
+        /// at once).
+        fn script(name: &str, body: &str) -> Script {
             use std::os::unix::fs::PermissionsExt;
-            let dir =
-                std::env::temp_dir().join(format!("prune-fake-engines-{}", std::process::id()));
+            use std::sync::atomic::{AtomicUsize, Ordering};
+            static CALLS: AtomicUsize = AtomicUsize::new(0);
+            let call = CALLS.fetch_add(1, Ordering::Relaxed);
+            let dir = std::env::temp_dir()
+                .join(format!("prune-fake-engines-{}-{call}", std::process::id()));
             std::fs::create_dir_all(&dir).unwrap();
             let path = dir.join(name);
             std::fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
             std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-            path
+            Script { dir, path }
         }
 
         fn quick() -> ExternalOptions {
@@ -320,7 +345,7 @@ mod tests {
         }
 
         /// Answers every ping, and `go` with a stale answer first, then `answer`.
-        fn answering(name: &str, answer: &str) -> PathBuf {
+        fn answering(name: &str, answer: &str) -> Script {
             script(
                 name,
                 &format!(
@@ -400,18 +425,14 @@ mod tests {
         fn a_slow_start_is_reported_until_the_engine_answers() {
             // The engine answers only once the report has been made (a file appears), so the
             // test does not depend on how fast anything runs.
-            let dir = script("unused", "").with_file_name("slow-start");
-            let _ = std::fs::remove_dir_all(&dir);
             let path = script(
                 "slow.sh",
-                &format!(
-                    "while [ ! -d '{}' ]; do sleep 0.05; done\n\
-                     while read cmd arg rest; do\n\
-                       case \"$cmd\" in ping) echo \"pong $arg\" ;; esac\n\
-                     done\n",
-                    dir.display()
-                ),
+                "while [ ! -d \"$(dirname \"$0\")/slow-start\" ]; do sleep 0.05; done\n\
+                 while read cmd arg rest; do\n\
+                   case \"$cmd\" in ping) echo \"pong $arg\" ;; esac\n\
+                 done\n",
             );
+            let dir = path.with_file_name("slow-start");
             let opts = ExternalOptions {
                 start_timeout: Duration::from_secs(600),
                 report_every: Duration::from_millis(20),
