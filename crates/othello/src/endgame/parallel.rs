@@ -578,4 +578,29 @@ mod tests {
         solver.clear();
         assert_eq!(holds(&solver, 2), (false, false));
     }
+
+    /// A stop set on the nearest split point is seen at any node; one set further up only
+    /// from `SPLIT_EMPTIES` up (below, the node's search goes on until it returns there).
+    #[test]
+    fn a_stop_further_up_is_read_from_split_empties_up() {
+        let (far, near) = (AtomicBool::new(false), AtomicBool::new(false));
+        let top = Abort {
+            flag: &far,
+            parent: None,
+        };
+        let chain = Abort {
+            flag: &near,
+            parent: Some(&top),
+        };
+        for empties in [SPLIT_EMPTIES - 1, SPLIT_EMPTIES] {
+            assert!(!stopped(Some(&chain), empties));
+        }
+        far.store(true, Relaxed);
+        assert!(!stopped(Some(&chain), SPLIT_EMPTIES - 1));
+        assert!(stopped(Some(&chain), SPLIT_EMPTIES));
+        assert!(stopped(Some(&top), SPLIT_EMPTIES - 1));
+        near.store(true, Relaxed);
+        assert!(stopped(Some(&chain), SPLIT_EMPTIES - 1));
+        assert!(!stopped(None, SPLIT_EMPTIES));
+    }
 }
