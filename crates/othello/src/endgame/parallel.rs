@@ -269,7 +269,9 @@ fn fan_out(n: usize, task: &(impl Fn() + Sync)) {
 }
 
 /// A value alone on its cache line (128 bytes: the adjacent-line prefetcher pairs lines), so
-/// that threads writing one split point's counters do not evict another's flag.
+/// that a thread writing one of a split point's atomics does not evict the others from the
+/// other threads' caches (two single runs at two threads were 3.6% and 2.5% faster with it;
+/// not measured alone since the rest of the split's changes).
 #[repr(align(128))]
 struct Line<T>(T);
 
