@@ -7,29 +7,9 @@ use std::time::Instant;
 
 use super::table::{Hand, KeySet, Number, Numbers, Plies, Table, INFINITE, MOST, UNLIMITED};
 use super::{futile_drops, Judged};
-use crate::{Color, Kind, Move, Position};
+use crate::{Color, Move, Position};
 
-/// Whether `mv` leaves a pawn, bishop or rook unpromoted where `moves` has it promoting.
-fn unpromoted_by_choice(position: &Position, mv: Move, moves: &[Move]) -> bool {
-    let Move::Normal {
-        from,
-        to,
-        promote: false,
-    } = mv
-    else {
-        return false;
-    };
-    let promotes = Move::Normal {
-        from,
-        to,
-        promote: true,
-    };
-    matches!(
-        position.piece(from).map(|p| p.kind),
-        Some(Kind::Pawn | Kind::Bishop | Kind::Rook)
-    ) && moves.contains(&promotes)
-}
-
+mod children;
 mod futile;
 mod hands;
 mod line;
@@ -285,191 +265,35 @@ impl<'a> Solver<'a> {
             .table
             .find(position.board_key(), &hand, plies)
             .is_none();
-        if attacking {
-            if plies == 0 {
-                let hands = self.disproof_hand_of_leaf(position);
-                return self.store(position, Numbers::disproved(0, false, hands));
-            }
-            // A mate in one is looked for on the first visit (or when no room is left for a
-            // longer one): a node that comes back has none, nor one its parent tried.
-            if !no_mate_in_one && (first_visit || plies < 3) {
-                if let Some(hands) = self.mate_in_one_hand(position) {
-                    return self.store(position, Numbers::proved(1, hands));
-                }
-            }
-            if plies < 3 {
-                // No mate in one, and no room for a longer one (for this hand: with more,
-                // the defender might lack a piece to block with).
-                return self.store(position, Numbers::disproved(plies, false, hand));
-            }
-            position.generate_checks(moves);
-            if moves.is_empty() {
-                let hands = self.disproof_hand_of_leaf(position);
-                return self.store(position, Numbers::disproved(UNLIMITED, false, hands));
-            }
-        } else {
-            position.generate_legal(moves);
-            if moves.is_empty() {
-                let hands = self.and_proof_hand(position, [0; 7]);
-                return self.store(position, Numbers::proved(0, hands));
-            }
-            if self.tsume && self.only_futile_drops(position, moves) {
-                // Mated by the convention (with this hand or more: the defender then has
-                // fewer drops, each as futile).
-                return self.store(position, Numbers::proved(0, hand));
-            }
-            if plies == 0 {
-                return self.store(position, Numbers::disproved(0, false, hand));
-            }
+        if let Some(verdict) = self.verdict_before_children(
+            position,
+            plies,
+            attacking,
+            first_visit,
+            no_mate_in_one,
+            moves,
+        ) {
+            return self.store(position, verdict);
         }
         let child_plies = plies.saturating_sub(1).min(UNLIMITED - 1);
-        // The children by their keys; a child is played only when it is needed.
-        let board_key = position.board_key();
-        children.extend(moves.iter().map(|&mv| {
-            let (key, full) = position.keys_after(board_key, mv);
-            let mut hand = hand;
-            if attacking {
-                match mv {
-                    Move::Drop { kind, .. } => {
-                        hand[kind.hand_index().expect("a droppable kind")] -= 1;
-                    }
-                    Move::Normal { .. } => {
-                        if let Some(piece) = position.captured(mv) {
-                            let k = piece.kind.unpromoted().hand_index();
-                            hand[k.expect("a captured piece goes to hand")] += 1;
-                        }
-                    }
-                }
-            }
-            // Back to a position of this path: the attacker gets nowhere by it (a
-            // perpetual check loses), but only on this path.
-            let path_only = self
-                .path
-                .contains(&full)
-                .then(|| Numbers::disproved(UNLIMITED, true, hand));
-            Child {
-                mv,
-                waits_for: None,
-                proved: false,
-                known: None,
-                initial: Numbers::UNKNOWN,
-                key,
-                hand,
-                position: None,
-                path_only,
-                no_mate_in_one: false,
-                takeback: None,
-            }
-        }));
-        if !attacking {
-            // The defender's drops on one square, and a move left unpromoted beside the same
-            // move promoting, are searched one after another (`Child::waits_for`).
-            let mut last_drop = [usize::MAX; 81];
-            for i in 0..children.len() {
-                children[i].waits_for = match children[i].mv {
-                    Move::Drop { to, .. } => {
-                        let before = std::mem::replace(&mut last_drop[usize::from(to.0)], i);
-                        (before != usize::MAX).then_some(before)
-                    }
-                    // The generator gives a move promoting just before the same move not.
-                    Move::Normal { .. } => (i > 0
-                        && unpromoted_by_choice(position, children[i].mv, moves))
-                    .then(|| {
-                        debug_assert!(matches!(
-                            children[i - 1].mv,
-                            Move::Normal { promote: true, .. }
-                        ));
-                        i - 1
-                    }),
-                };
-            }
-        }
+        self.list_children(position, moves, attacking, children);
         if attacking {
-            // A check the defender has few replies to is likelier to mate: a new child's
-            // proof number starts at the number of replies (df-pn+), the drops on one square
-            // counted once (they wait for each other there). A pawn, bishop or rook
-            // that could promote and does not is seldom better: twice the number.
-            for child in children.iter_mut() {
-                if self
-                    .table
-                    .find(child.key, &child.hand, child_plies)
-                    .is_some()
-                {
-                    continue;
-                }
-                let after = child.position.insert(position.play(child.mv));
-                let count = after.count_legal_by_square();
-                if (count == 1 || self.path.len() <= 2) && first_visit && child.path_only.is_none()
-                {
-                    // One reply (or drops on one square), or any check near the root (its
-                    // own and its grandchildren's): mated at once after every reply? (A
-                    // mate in three without a node; every check is tested only near the
-                    // root, as deeper the test costs more than the nodes it saves.)
-                    if let Some(hand) = self.mated_after_every_reply(after) {
-                        self.table
-                            .store(child.key, &child.hand, Numbers::proved(2, hand));
-                        break;
-                    }
-                }
-                let mut n = (count as Number).max(1);
-                if unpromoted_by_choice(position, child.mv, moves) {
-                    n *= 2;
-                }
-                child.initial = Numbers::open(n, INITIAL_DN.min(n));
+            self.start_checks(position, moves, child_plies, first_visit, children);
+        } else {
+            if self.tsume && child_plies >= 1 {
+                self.attach_takebacks(position, children);
             }
-        }
-        if let (false, true, true, Some(checker)) = (
-            attacking,
-            self.tsume,
-            child_plies >= 1,
-            position.distant_checker(),
-        ) {
-            // (Drops are replies only to a check from afar.)
-            for child in children.iter_mut() {
-                if let Move::Drop { to, .. } = child.mv {
-                    child.takeback = self
-                        .takeback(position, board_key, checker, to)
-                        .map(Box::new);
-                }
-            }
-        }
-        if !attacking && child_plies >= 1 && first_visit {
-            // The replies the attacker mates at once are settled on the node's first visit:
-            // its proof number then counts only the replies that need a search. (A reply that
-            // waits for another is tested when its node first comes.) The others' disproof
-            // numbers start at the number of the attacker's checks there, counted by the
-            // same test: the reply with the fewest is tried first for a refutation.
-            for child in children.iter_mut() {
-                if child.path_only.is_none()
-                    && child.waits_for.is_none()
-                    && !self
-                        .table
-                        .get(child.key, &child.hand, child_plies)
-                        .is_proved()
-                {
-                    let after = child.position.insert(position.play(child.mv));
-                    match self.mate_in_one_or_checks(after) {
-                        Ok(hands) => {
-                            self.table
-                                .store(child.key, &child.hand, Numbers::proved(1, hands));
-                        }
-                        Err(checks) => {
-                            // df-pn+ on the disproof side: a reply after which the
-                            // attacker has few checks is likelier to escape.
-                            child.no_mate_in_one = true;
-                            if self.checks_for_disproof {
-                                child.initial = Numbers::open(1, (checks as Number).max(1));
-                            }
-                        }
-                    }
-                }
+            if child_plies >= 1 && first_visit {
+                self.settle_replies_mated_at_once(position, child_plies, children);
             }
         }
         self.path.insert(full_key);
         let outer_path_key = std::mem::replace(&mut self.path_key, path_key);
         let mut iteration = 0u32;
         let numbers = loop {
-            let refresh = iteration.is_multiple_of(REFRESH_EVERY);
+            // (The first round reads the children this visit has not looked up yet: those
+            // it has are known.)
+            let refresh = iteration > 0 && iteration.is_multiple_of(REFRESH_EVERY);
             iteration += 1;
             let (numbers, best, second, best_other) =
                 self.combine(position, children, attacking, child_plies, refresh);
