@@ -1,6 +1,6 @@
 //! The matches of `mcts-vs-alphabeta`: the arenas (a game with the evaluation both players
-//! use), the pairings of MCTS against alpha-beta, and one match task's games in the play
-//! layer's arena.
+//! use), the pairings of MCTS against alpha-beta, one match task's games in the play layer's
+//! arena, and the matches' table.
 
 use std::time::Duration;
 
@@ -9,6 +9,7 @@ use prune_games::{LineEval, TicTacToe};
 use prune_othello::{Ordered, OthelloEval, Position, StaticOrdering};
 use prune_play::agents::{MctsAgent, SearchAgent};
 use prune_play::arena;
+use prune_play::elo::{signed, EloEstimate};
 use prune_play::openings::pick;
 use prune_play::playable::distinct_openings;
 use prune_play::{AgentSpec, GameRecord, Playable, TimeControl, MCTS};
@@ -17,6 +18,8 @@ use prune_search::mcts::{MctsConfig, Playout};
 use prune_search::Evaluator;
 
 use super::{PRESET, TICTACTOE_TIMES_MS, TIMES_MS};
+use crate::runner::run_tasks;
+use crate::{Cell, Progress, Series, Table};
 
 /// A game with the evaluation both players use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,7 +116,7 @@ pub(super) fn openings<G: RegisteredGame>(root: &G, plies: u32, count: usize) ->
 /// One game from `opening`: MCTS's score (1, ½, 0), its playouts and moves, alpha-beta's nodes
 /// and moves.
 #[derive(Clone, Copy, Debug, Default)]
-pub(super) struct GameResult {
+struct GameResult {
     pub(super) mcts_score: f64,
     pub(super) playouts: u64,
     pub(super) mcts_moves: u64,
@@ -123,7 +126,7 @@ pub(super) struct GameResult {
 
 /// One game in the play layer's arena at `time` per move: MCTS with `playout` against the
 /// generic search's [`PRESET`], both with `eval`, on one thread, no endgame solver.
-pub(super) fn play_game<G: Playable, E: Evaluator<G> + Clone>(
+fn play_game<G: Playable, E: Evaluator<G> + Clone>(
     opening: &G,
     eval: &E,
     playout: Playout,
@@ -165,7 +168,7 @@ pub(super) fn play_game<G: Playable, E: Evaluator<G> + Clone>(
 
 /// A match task: a pairing, a time and an opening, played with both colours (or once).
 #[derive(Clone, Copy, Debug)]
-pub(super) struct MatchTask {
+struct MatchTask {
     pub(super) pairing: usize,
     pub(super) time: usize,
     /// The opening's index among `pairs` spread over the arena's openings.
@@ -176,13 +179,13 @@ pub(super) struct MatchTask {
 
 /// The `i`-th of `pairs` openings spread over the distinct positions `plies` deep (round
 /// again if there are fewer).
-pub(super) fn opening<G: RegisteredGame>(root: &G, plies: u32, pairs: usize, i: usize) -> G {
+fn opening<G: RegisteredGame>(root: &G, plies: u32, pairs: usize, i: usize) -> G {
     let list = openings(root, plies, pairs);
     list[i % list.len()].clone()
 }
 
 /// Plays `task`'s games at `time` per move, MCTS first in the first game.
-pub(super) fn play_task(task: &MatchTask, time: Duration) -> Vec<GameResult> {
+fn play_task(task: &MatchTask, time: Duration) -> Vec<GameResult> {
     let pairing = PAIRINGS[task.pairing];
     let arena = pairing.arena;
     let (plies, pairs, i) = (arena.plies(), task.pairs, task.opening);
@@ -213,6 +216,109 @@ pub(super) fn play_task(task: &MatchTask, time: Duration) -> Vec<GameResult> {
             }
         })
         .collect()
+}
+
+/// Plays every pairing at each of `time_points` (indices of [`TIMES_MS`]; `times_of` gives an
+/// arena's times per move in ms), `games` games a row, on `jobs` threads: the matches' table,
+/// one finding a row, and each pairing's score by time for the plot.
+pub(super) fn play_matches(
+    games: usize,
+    time_points: &[usize],
+    times_of: &(dyn Fn(Arena) -> Vec<f64> + Sync),
+    jobs: usize,
+    progress: &dyn Progress,
+) -> (Table, Vec<String>, Vec<Series>) {
+    let pairs = games.div_ceil(2);
+    let tasks: Vec<MatchTask> = (0..PAIRINGS.len())
+        .flat_map(|pairing| {
+            time_points.iter().flat_map(move |&time| {
+                (0..pairs).map(move |p| MatchTask {
+                    pairing,
+                    time,
+                    opening: p,
+                    pairs,
+                    games: if 2 * p + 1 < games { 2 } else { 1 },
+                })
+            })
+        })
+        .collect();
+    progress.start("matches: game pairs", tasks.len() as u64);
+    let played = run_tasks(
+        &tasks,
+        jobs,
+        progress,
+        |t| format!("{} #{}", PAIRINGS[t.pairing].name(), t.opening + 1),
+        |t| {
+            let ms = times_of(PAIRINGS[t.pairing].arena)[t.time];
+            play_task(t, Duration::from_secs_f64(ms / 1e3))
+        },
+    );
+    let mut matches = Table::new(
+        "mcts-matches",
+        &format!(
+            "MCTS (A) against alpha-beta (B: the `{PRESET}` preset, NegaScout) at equal time per \
+             move, one thread each, {games} games per row"
+        ),
+        &[
+            "game",
+            "MCTS",
+            "ms per move",
+            "wins",
+            "draws",
+            "losses",
+            "score %",
+            "Elo",
+            "95% interval",
+            "playouts per move",
+            "alpha-beta nodes per move",
+        ],
+    );
+    let mut findings = Vec::new();
+    let mut series = Vec::new();
+    for (pi, pairing) in PAIRINGS.iter().enumerate() {
+        let mut points = Vec::new();
+        for (k, &t) in time_points.iter().enumerate() {
+            let results: Vec<GameResult> = tasks
+                .iter()
+                .zip(&played)
+                .filter(|(task, _)| task.pairing == pi && task.time == t)
+                .flat_map(|(_, r)| r.iter().copied())
+                .collect();
+            let wins = results.iter().filter(|r| r.mcts_score == 1.0).count() as u32;
+            let draws = results.iter().filter(|r| r.mcts_score == 0.5).count() as u32;
+            let losses = results.len() as u32 - wins - draws;
+            let e = EloEstimate::from_results(wins, draws, losses).expect("games were played");
+            let sum = |f: fn(&GameResult) -> u64| results.iter().map(f).sum::<u64>() as f64;
+            let per = |work: f64, moves: f64| if moves > 0.0 { work / moves } else { 0.0 };
+            let ms = times_of(pairing.arena)[k];
+            let interval = e.interval_text();
+            matches.push(vec![
+                Cell::text(pairing.arena.name()),
+                Cell::text(pairing.mcts_name()),
+                Cell::real(ms, if ms < 1.0 { 2 } else { 0 }),
+                Cell::Count(u64::from(wins)),
+                Cell::Count(u64::from(draws)),
+                Cell::Count(u64::from(losses)),
+                Cell::real(100.0 * e.score, 1),
+                e.elo.map_or(Cell::Empty, |x| Cell::text(signed(x))),
+                Cell::text(interval.clone()),
+                Cell::real(per(sum(|r| r.playouts), sum(|r| r.mcts_moves)), 0),
+                Cell::real(per(sum(|r| r.nodes), sum(|r| r.ab_moves)), 0),
+            ]);
+            points.push((k as f64, 100.0 * e.score));
+            findings.push(format!(
+                "{} at {ms} ms per move: MCTS {}-{}-{} (W-D-L), score {:.1}%, Elo {} ({interval}).",
+                pairing.name(),
+                wins,
+                draws,
+                losses,
+                100.0 * e.score,
+                e.elo.map_or("unbounded".to_string(), signed),
+            ));
+        }
+        series.push(Series::new(pairing.name(), points));
+    }
+    (matches, findings, series)
 }
 
 #[cfg(test)]
