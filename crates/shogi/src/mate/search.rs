@@ -416,24 +416,32 @@ impl<'a> Solver<'a> {
     /// [`Solver::mate_in_one_hand`], or without a mate the number of the attacker's checks
     /// (the test looks at each of them then).
     fn mate_in_one_or_checks(&self, position: &Position) -> Result<Hand, usize> {
-        match position.mate_in_one_or_checks() {
-            Ok(mv) => Ok(self.proof_hand_of_mate(position, mv)),
-            Err(_) if self.tsume && self.futile_mate_in_one(position).is_some() => {
-                Ok(position.hand(self.attacker))
-            }
+        match self.mate_in_one_or_count(position) {
+            Ok((mv, false)) => Ok(self.proof_hand_of_mate(position, mv)),
+            Ok((_, true)) => Ok(position.hand(self.attacker)),
             Err(checks) => Err(checks),
         }
     }
 
     /// A mate in one by the solver's rules: checkmate, or (tsume) futile drops only.
     fn mate_in_one(&self, position: &Position) -> Option<Move> {
-        position.mate_in_one().or_else(|| {
-            if self.tsume {
-                self.futile_mate_in_one(position)
-            } else {
-                None
-            }
-        })
+        self.mate_in_one_or_count(position).ok().map(|(mv, _)| mv)
+    }
+
+    /// A mate in one by the solver's rules, and whether by futile drops (tsume; looked for
+    /// only without a checkmate), or else the number of checks.
+    fn mate_in_one_or_count(&self, position: &Position) -> Result<(Move, bool), usize> {
+        if !self.tsume {
+            return position.mate_in_one_or_checks().map(|mv| (mv, false));
+        }
+        let mut drops_only = Vec::new();
+        match position.mate_in_one_or_checks_answered_by_drops(&mut drops_only) {
+            Ok(mv) => Ok((mv, false)),
+            Err(checks) => self
+                .futile_mate_in_one(position, &drops_only)
+                .map(|mv| (mv, true))
+                .ok_or(checks),
+        }
     }
 
     /// A node's numbers from its children's: (numbers, the best child, the second best's

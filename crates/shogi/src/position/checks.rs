@@ -2,7 +2,7 @@
 //! once a position (where each kind checks from, which pieces may uncover a line); the checks
 //! themselves, the mate in one, and the distant checker a futile drop's capture needs.
 
-use super::movegen::{Gen, MoveSink};
+use super::movegen::{Gen, MoveSink, Replies};
 use super::*;
 
 impl Position {
@@ -19,6 +19,22 @@ impl Position {
     /// [`Position::mate_in_one`], or without one the number of legal checks (every check
     /// is looked at then): what the attacker has to try here.
     pub fn mate_in_one_or_checks(&self) -> Result<Move, usize> {
+        self.find_mate_in_one(None)
+    }
+
+    /// [`Position::mate_in_one_or_checks`], and without a mate in one the checks after which
+    /// the opponent has drops only (interpositions: what a mate by futile drops needs),
+    /// appended to `drops_only` in generation order.
+    pub(crate) fn mate_in_one_or_checks_answered_by_drops(
+        &self,
+        drops_only: &mut Vec<Move>,
+    ) -> Result<Move, usize> {
+        self.find_mate_in_one(Some(drops_only))
+    }
+
+    /// [`Position::mate_in_one_or_checks`], noting the checks answered by drops only where
+    /// asked.
+    fn find_mate_in_one(&self, drops_only: Option<&mut Vec<Move>>) -> Result<Move, usize> {
         let Some(targets) = CheckTargets::of(self) else {
             return Err(0);
         };
@@ -26,6 +42,7 @@ impl Position {
             free: targets.free_steps(),
             found: None,
             checks: 0,
+            drops_only,
         };
         let mut finder = Checks { targets, action };
         self.generate(&mut finder, Gen::All, true);
@@ -342,15 +359,17 @@ impl<A: CheckAction> MoveSink for Checks<'_, A> {
 }
 
 /// The action of [`Position::mate_in_one`]: tries each check as it comes.
-struct MateFinder {
+struct MateFinder<'a> {
     /// [`CheckTargets::free_steps`].
     free: Bitboard,
     found: Option<Move>,
     /// The checks looked at.
     checks: usize,
+    /// Where asked, the checks answered by drops only.
+    drops_only: Option<&'a mut Vec<Move>>,
 }
 
-impl CheckAction for MateFinder {
+impl CheckAction for MateFinder<'_> {
     #[inline(always)]
     fn take(&mut self, targets: &CheckTargets<'_>, mv: Move, after: Option<Position>) {
         self.checks += 1;
@@ -359,8 +378,14 @@ impl CheckAction for MateFinder {
         }
         let after = after.unwrap_or_else(|| targets.position.play(mv));
         // A reply that would itself be a pawn drop mating us is no reply (uchifuzume).
-        if !after.any_reply(true) {
-            self.found = Some(mv);
+        match after.replies_kind(true) {
+            Replies::None => self.found = Some(mv),
+            Replies::DropsOnly => {
+                if let Some(list) = self.drops_only.as_deref_mut() {
+                    list.push(mv);
+                }
+            }
+            Replies::OnBoard => {}
         }
     }
 

@@ -130,6 +130,7 @@ mod tests {
         ];
         for (sfen, expected) in fixed {
             let p: Position = sfen.parse().unwrap();
+            let mut by_drops = 0;
             let found = p.mate_in_one();
             assert_eq!(found.map(|m| m.to_string()).as_deref(), expected, "{sfen}");
         }
@@ -161,9 +162,10 @@ mod tests {
     /// Asserts that in `p` the checks generated are exactly the legal moves after which the
     /// opponent is in check, in the order of the legal moves, and that `mate_in_one` finds a
     /// mate (one that mates) exactly when one of them leaves no legal reply (and
-    /// `mate_in_one_or_checks` otherwise counts those checks); returns (the
-    /// checks, whether one mates).
-    fn assert_checks_and_mate_in_one(p: &Position) -> (usize, bool) {
+    /// `mate_in_one_or_checks` otherwise counts those checks, and notes those answered by
+    /// drops only where asked); returns (the checks, whether one mates, the checks answered
+    /// by drops only when none mates).
+    fn assert_checks_and_mate_in_one(p: &Position) -> (usize, bool, usize) {
         let expected: Vec<Move> = p
             .legal_moves()
             .into_iter()
@@ -189,6 +191,7 @@ mod tests {
         let mates = expected
             .iter()
             .any(|&mv| p.play(mv).legal_moves().is_empty());
+        let mut by_drops = 0;
         let found = p.mate_in_one();
         assert_eq!(found.is_some(), mates, "{p}");
         if let Some(mv) = found {
@@ -198,8 +201,25 @@ mod tests {
         // test's move: checked above.)
         if !mates {
             assert_eq!(p.mate_in_one_or_checks(), Err(expected.len()), "{p}");
+            // And the checks the opponent answers by drops only, in their order.
+            let answered_by_drops: Vec<Move> = expected
+                .iter()
+                .copied()
+                .filter(|&mv| {
+                    let replies = p.play(mv).legal_moves();
+                    !replies.is_empty() && replies.iter().all(|r| matches!(r, Move::Drop { .. }))
+                })
+                .collect();
+            let mut noted = Vec::new();
+            assert_eq!(
+                p.mate_in_one_or_checks_answered_by_drops(&mut noted),
+                Err(expected.len()),
+                "{p}"
+            );
+            assert_eq!(noted, answered_by_drops, "{p}");
+            by_drops = noted.len();
         }
-        (got.len(), mates)
+        (got.len(), mates, by_drops)
     }
 
     /// Whether `generate_drops_only` gives the legal moves exactly when all are drops (and
@@ -218,12 +238,13 @@ mod tests {
     /// The same at every attacker's position along the Edo tsume collections' source lines
     /// (`../shared/data/tsume/`: full hands, no attacker's king); the 193 lines that end in
     /// checkmate end with a mate in one. At every position, the drops-only generation too
-    /// (the defender's positions with drops for its only replies counted).
+    /// (the defender's positions with drops for its only replies counted), and at the
+    /// attacker's without a mate in one the checks the defender answers by drops only.
     #[test]
     fn checks_and_mates_in_one_agree_with_playing_every_move_along_the_edo_lines() {
         let dir =
             std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/tsume");
-        let (mut positions, mut mates, mut only_drops) = (0, 0, 0);
+        let (mut positions, mut mates, mut only_drops, mut by_drops) = (0, 0, 0, 0);
         for name in ["zukou.tsv", "musou.tsv"] {
             let text = std::fs::read_to_string(dir.join(name)).unwrap();
             for line in text.lines() {
@@ -231,7 +252,9 @@ mod tests {
                 let mut p: Position = fields[1].parse().unwrap();
                 for (ply, text) in fields[3].split(' ').enumerate() {
                     if ply % 2 == 0 {
-                        mates += usize::from(assert_checks_and_mate_in_one(&p).1);
+                        let (_, mate, answered_by_drops) = assert_checks_and_mate_in_one(&p);
+                        mates += usize::from(mate);
+                        by_drops += answered_by_drops;
                         positions += 1;
                     }
                     only_drops += usize::from(assert_drops_only(&p));
@@ -242,6 +265,7 @@ mod tests {
         assert_eq!(positions, 4_126);
         assert!(mates >= 193, "{mates}");
         assert_eq!(only_drops, 17);
+        assert_eq!(by_drops, 64, "checks answered by drops only");
     }
 
     /// `generate_checks` gives exactly the legal moves after which the opponent is in check,

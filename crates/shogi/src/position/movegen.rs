@@ -124,19 +124,30 @@ impl MoveSink for CountBySquare {
     }
 }
 
-/// Notes whether it was given a move, and then wants no more.
-struct Any(bool);
+/// Notes the first move it is given, and then wants no more.
+struct First(Option<Move>);
 
-impl MoveSink for Any {
+impl MoveSink for First {
     #[inline(always)]
-    fn push(&mut self, _: Move) {
-        self.0 = true;
+    fn push(&mut self, mv: Move) {
+        self.0 = Some(mv);
     }
 
     #[inline(always)]
     fn done(&self) -> bool {
-        self.0
+        self.0.is_some()
     }
+}
+
+/// What replies the side to move has ([`Position::replies_kind`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Replies {
+    /// None: mated (or stalemated).
+    None,
+    /// A move of a piece on the board among them.
+    OnBoard,
+    /// Drops only.
+    DropsOnly,
 }
 
 /// The sink of [`Position::generate_drops_only`]: keeps the drops, and stops at the first
@@ -638,18 +649,29 @@ impl Position {
     /// Whether the side to move has a legal move; `uchifuzume`: pawn drops that mate are not
     /// legal (as for every move but the replies the uchifuzume rule itself looks for).
     pub(super) fn any_reply(&self, uchifuzume: bool) -> bool {
+        self.replies_kind(uchifuzume) != Replies::None
+    }
+
+    /// Whether the side to move has a legal move (`uchifuzume` as for
+    /// [`Position::any_reply`]), and if so whether one is a move on the board or all are
+    /// drops: the moves on the board are generated first, and the first move found tells.
+    pub(super) fn replies_kind(&self, uchifuzume: bool) -> Replies {
         // The king's steps first: the commonest reply, and the quickest to find.
         let us = self.side;
         if let Some(king) = self.king(us) {
             let without_king = self.occupied() ^ bit(king);
             let steps = bitboard::step_attacks(us, Kind::King, king) & !self.colors[us.index()];
             if squares(steps).any(|to| !self.attacked_over(to, us.flip(), without_king)) {
-                return true;
+                return Replies::OnBoard;
             }
         }
-        let mut reply = Any(false);
+        let mut reply = First(None);
         self.generate(&mut reply, Gen::All, uchifuzume);
-        reply.0
+        match reply.0 {
+            None => Replies::None,
+            Some(Move::Normal { .. }) => Replies::OnBoard,
+            Some(Move::Drop { .. }) => Replies::DropsOnly,
+        }
     }
 
     /// The legal moves if every one is a drop: appends them to `moves` (in generation order)

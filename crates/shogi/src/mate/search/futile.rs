@@ -3,7 +3,7 @@
 //! check that leaves the defender only futile drops (a mate by the convention).
 
 use super::{Solver, Takeback};
-use crate::{Kind, Move, Position, Square};
+use crate::{Move, Position, Square};
 
 impl Solver<'_> {
     /// The takeback of the defender's drop on `to` in `position` (whose board key is
@@ -38,29 +38,18 @@ impl Solver<'_> {
         }
     }
 
-    /// A check after which the defender has only futile drops (mate by the convention), if
-    /// any: the strict mates in one are looked for apart.
-    pub(super) fn futile_mate_in_one(&self, position: &Position) -> Option<Move> {
-        let mut checks = Vec::new();
-        position.generate_checks(&mut checks);
+    /// Of the checks `drops_only` of `position` (those the defender answers by drops only,
+    /// in generation order), the first after which every drop is futile (a mate by the
+    /// convention), if any: the strict mates in one are looked for apart.
+    pub(super) fn futile_mate_in_one(
+        &self,
+        position: &Position,
+        drops_only: &[Move],
+    ) -> Option<Move> {
         let mut replies = Vec::new();
-        let king = position.king(position.side_to_move().flip())?;
-        checks.into_iter().find(|&mv| {
-            // A drop checks directly: from next to the king, or a knight's jump, nothing can
-            // be put between.
-            if let Move::Drop { kind, to } = mv {
-                let next_to_king =
-                    to.file().abs_diff(king.file()) <= 1 && to.rank().abs_diff(king.rank()) <= 1;
-                if next_to_king || kind == Kind::Knight {
-                    return false;
-                }
-            }
+        drops_only.iter().copied().find(|&mv| {
             let after = position.play(mv);
-            if !after.check_can_be_blocked() {
-                return false;
-            }
             replies.clear();
-            // (A move on the board escapes: the drops are looked at only without one.)
             after.generate_drops_only(&mut replies) && self.only_futile_drops(&after, &replies)
         })
     }
