@@ -130,7 +130,6 @@ mod tests {
         ];
         for (sfen, expected) in fixed {
             let p: Position = sfen.parse().unwrap();
-            let mut by_drops = 0;
             let found = p.mate_in_one();
             assert_eq!(found.map(|m| m.to_string()).as_deref(), expected, "{sfen}");
         }
