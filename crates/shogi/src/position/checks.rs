@@ -358,7 +358,8 @@ impl<A: CheckAction> MoveSink for Checks<'_, A> {
     }
 }
 
-/// The action of [`Position::mate_in_one`]: tries each check as it comes.
+/// The action of [`Position::mate_in_one`]: tries each check as it comes (and, where asked,
+/// notes those the opponent answers by drops only).
 struct MateFinder<'a> {
     /// [`CheckTargets::free_steps`].
     free: Bitboard,
