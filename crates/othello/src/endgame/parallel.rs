@@ -457,8 +457,7 @@ impl Shared<'_> {
                 .map(|&(_, nodes, _)| nodes)
                 .sum::<u64>();
         }
-        let best = found.best;
-        best.map(|b| b.brother)
+        found.best.map(|b| b.brother)
     }
 }
 

@@ -113,6 +113,16 @@ struct Child {
     takeback: Option<Box<Takeback>>,
 }
 
+impl Child {
+    /// Its numbers while the table has none: its initial numbers with its hand.
+    fn untouched(&self) -> Numbers {
+        Numbers {
+            hand: self.hand,
+            ..self.initial
+        }
+    }
+}
+
 /// A defender's drop seen as futile (無駄合, [`super::MateRules::Tsume`]): the checking piece
 /// takes the dropped piece on its square, and the position after is mated without the piece
 /// taken. That position with the piece back in the defender's hand (its board after the
@@ -276,7 +286,7 @@ impl<'a> Solver<'a> {
             return self.store(position, verdict);
         }
         let child_plies = plies.saturating_sub(1).min(UNLIMITED - 1);
-        self.list_children(position, moves, attacking, children);
+        self.list_children(position, hand, moves, attacking, children);
         if attacking {
             self.start_checks(position, moves, child_plies, first_visit, children);
         } else {
@@ -489,10 +499,7 @@ impl<'a> Solver<'a> {
                     let n = self
                         .table
                         .find(child.key, &child.hand, child_plies)
-                        .unwrap_or(Numbers {
-                            hand: child.hand,
-                            ..child.initial
-                        });
+                        .unwrap_or_else(|| child.untouched());
                     child.known = Some(n);
                     n
                 }

@@ -4,7 +4,7 @@
 //! node's first visit, and the takebacks of the defender's drops under the tsume rules.
 
 use super::{Child, Solver, INITIAL_DN};
-use crate::mate::table::{Number, Numbers, Plies, UNLIMITED};
+use crate::mate::table::{Hand, Number, Numbers, Plies, UNLIMITED};
 use crate::{Kind, Move, Position};
 
 /// Whether `mv` leaves a pawn, bishop or rook unpromoted where `moves` has it promoting.
@@ -83,18 +83,18 @@ impl Solver<'_> {
         None
     }
 
-    /// The children of `position` by `moves`, by their keys (a child is played only when it
-    /// is needed): the attacker's hand after each, a repetition of the current path marked
+    /// The children of `position` (the attacker's hand `hand`) by `moves`, by their keys (a
+    /// child is played only when it is needed): the attacker's hand after each, a repetition of the current path marked
     /// refuted for this path, and at the defender's node the replies that wait for another.
     pub(super) fn list_children(
         &self,
         position: &Position,
+        hand: Hand,
         moves: &[Move],
         attacking: bool,
         children: &mut Vec<Child>,
     ) {
         let board_key = position.board_key();
-        let hand = position.hand(self.attacker);
         children.extend(moves.iter().map(|&mv| {
             let (key, full) = position.keys_after(board_key, mv);
             let mut hand = hand;
@@ -198,10 +198,7 @@ impl Solver<'_> {
             child.initial = Numbers::open(n, INITIAL_DN.min(n));
             // What the table would say of it (nothing yet for these plies left), so that the
             // node's first round need not ask again.
-            child.known = Some(Numbers {
-                hand: child.hand,
-                ..child.initial
-            });
+            child.known = Some(child.untouched());
         }
     }
 
@@ -257,10 +254,7 @@ impl Solver<'_> {
                     if self.checks_for_disproof {
                         child.initial = Numbers::open(1, (checks as Number).max(1));
                     }
-                    child.known = Some(found.unwrap_or(Numbers {
-                        hand: child.hand,
-                        ..child.initial
-                    }));
+                    child.known = Some(found.unwrap_or_else(|| child.untouched()));
                 }
             }
         }
