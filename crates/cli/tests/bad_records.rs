@@ -9,29 +9,20 @@ use serde_json::Value;
 /// FFO #40 (20 empties) with its best move's score.
 const FFO_40: &str = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X; A2:+38;";
 
-/// A temporary folder for one test, emptied first and removed when dropped.
-struct Scratch(std::path::PathBuf);
+/// A fresh temporary folder for one test, removed when dropped (also when the test fails).
+struct Scratch(tempfile::TempDir);
 
 impl Scratch {
     fn new(name: &str) -> Scratch {
-        let dir =
-            std::env::temp_dir().join(format!("prune-bad-records-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
+        let prefix = format!("prune-bad-records-{name}-");
+        Scratch(tempfile::Builder::new().prefix(&prefix).tempdir().unwrap())
     }
 
     /// Writes `text` to `name` in the folder and returns its path.
     fn file(&self, name: &str, text: &str) -> String {
-        let path = self.0.join(name);
+        let path = self.0.path().join(name);
         std::fs::write(&path, text).unwrap();
         path.to_str().unwrap().to_string()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 
@@ -106,7 +97,7 @@ fn lab_refuses_a_position_set_with_bad_records_naming_each() {
 #[test]
 fn train_names_each_bad_line_of_its_work_files() {
     let dir = Scratch::new("train");
-    let work = dir.0.join("work");
+    let work = dir.0.path().join("work");
     std::fs::create_dir_all(&work).unwrap();
     let good = "0000000810000000 0000001008000000 0";
     let positions = work.join("positions.txt");
@@ -115,7 +106,7 @@ fn train_names_each_bad_line_of_its_work_files() {
         format!("{good}\nzz 0000001008000000 0\n{good}\n0000000810000000 0000000810000000 1\n"),
     )
     .unwrap();
-    let out = dir.0.join("w.bin");
+    let out = dir.0.path().join("w.bin");
     let args = [
         "train",
         "-q",

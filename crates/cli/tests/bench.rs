@@ -108,7 +108,8 @@ fn bad_options_are_usage_errors() {
 /// overhead and speed-up against the first run, and the plot written.
 #[test]
 fn scaling_solves_at_each_thread_count_and_draws_the_plot() {
-    let dir = std::env::temp_dir().join(format!("prune-scaling-{}", std::process::id()));
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let plot = dir.join("plot").join("scaling.svg");
     let v = json(&[
         "bench",
@@ -154,7 +155,6 @@ fn scaling_solves_at_each_thread_count_and_draws_the_plot() {
         svg.contains("<svg") && svg.contains("speed-up"),
         "{svg:.200}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

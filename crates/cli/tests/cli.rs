@@ -266,8 +266,8 @@ fn solve_runs_each_instruction_set_with_the_same_work() {
 #[test]
 fn solve_flags_a_wrong_expected_score_and_fails() {
     // FFO #40 with its best score altered from +38 to +30: the solver must say WRONG.
-    let dir = std::env::temp_dir().join(format!("prune-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let file = dir.join("wrong.obf");
     std::fs::write(
         &file,
@@ -291,7 +291,6 @@ fn solve_flags_a_wrong_expected_score_and_fails() {
     let at = format!("{}:2:", file.display());
     assert!(stderr(&o).contains(&at), "{}", stderr(&o));
     assert!(stdout(&o).contains('✓'), "{}", stdout(&o));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -639,8 +638,8 @@ const FFO_40_AFTER_6: &str =
 
 #[test]
 fn solve_with_a_preset_uses_the_generic_engine_and_its_configuration() {
-    let dir = std::env::temp_dir().join(format!("prune-cli-preset-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let file = dir.join("ffo-40-after-6.obf");
     std::fs::write(&file, FFO_40_AFTER_6).unwrap();
     let path = file.to_str().unwrap();
@@ -671,7 +670,6 @@ fn solve_with_a_preset_uses_the_generic_engine_and_its_configuration() {
     assert_eq!(v["tt_mib"], 8);
     assert_eq!(v["config"], Value::Null);
     assert_eq!(v["positions"][0]["correct"], true, "{v}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -36,25 +36,19 @@ fn end_easy(n: usize) -> Vec<(String, i32)> {
         .collect()
 }
 
-/// A temporary file for one test, removed when dropped.
-struct Scratch(PathBuf);
+/// A temporary file for one test, removed when dropped (also when the test fails).
+struct Scratch(tempfile::TempPath);
 
 impl Scratch {
     fn new(name: &str, text: &str) -> Scratch {
-        let path =
-            std::env::temp_dir().join(format!("prune-connect4-{}-{name}", std::process::id()));
-        std::fs::write(&path, text).expect("the temporary file is written");
-        Scratch(path)
+        let prefix = format!("prune-connect4-{name}-");
+        let file = tempfile::Builder::new().prefix(&prefix).tempfile().unwrap();
+        std::fs::write(file.path(), text).expect("the temporary file is written");
+        Scratch(file.into_temp_path())
     }
 
     fn path(&self) -> &str {
         self.0.to_str().expect("a UTF-8 path")
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
     }
 }
 

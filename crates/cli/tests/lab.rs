@@ -34,8 +34,8 @@ fn lab_lists_its_experiments() {
 
 #[test]
 fn lab_writes_a_report_folder() {
-    let dir = std::env::temp_dir().join(format!("prune-cli-lab-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("report");
     let out = dir.to_str().unwrap();
     let o = prune(&[
         "lab",
@@ -70,14 +70,13 @@ fn lab_writes_a_report_folder() {
     let report: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
     assert_eq!(report["settings"]["width"], "3");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `prune lab connect4` on a sample of two of Pons's sets (read from ../shared/data).
 #[test]
 fn lab_connect4_writes_a_report_folder() {
-    let dir = std::env::temp_dir().join(format!("prune-cli-lab-c4-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("report");
     let o = prune(&[
         "lab",
         "connect4",
@@ -110,7 +109,6 @@ fn lab_connect4_writes_a_report_folder() {
     for file in ["report.md", "connect4-nodes.csv", "connect4-time.svg"] {
         assert!(dir.join(file).is_file(), "{file}");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

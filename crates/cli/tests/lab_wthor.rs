@@ -25,8 +25,8 @@ fn lab_wthor_is_listed_and_writes_a_report_folder() {
         );
     }
 
-    let dir = std::env::temp_dir().join(format!("prune-cli-lab-wthor-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("report");
     let o = prune(&[
         "lab",
         "wthor",
@@ -48,7 +48,6 @@ fn lab_wthor_is_listed_and_writes_a_report_folder() {
     let empties: Vec<String> = rows.iter().map(|r| r["empties"].to_string()).collect();
     assert_eq!(empties, ["10", "24", "\"all\""]);
     assert!(dir.join("wthor-depth-1.svg").is_file());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -81,8 +81,8 @@ fn a_json_match_has_every_game_and_the_results() {
 
 #[test]
 fn a_table_report_and_ggf_file() {
-    let dir = std::env::temp_dir().join(format!("prune-match-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let ggf = dir.join("games.ggf");
     let o = prune(&[
         "match",
@@ -120,7 +120,6 @@ fn a_table_report_and_ggf_file() {
         .all(|l| l.starts_with("(;GM[Othello]") && l.ends_with(";)")));
     // The odd last game is played from a third opening with A black.
     assert!(lines[2].contains("PB[tt (A)]"), "{}", lines[2]);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

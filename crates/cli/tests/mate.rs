@@ -68,8 +68,8 @@ fn a_sources_line_is_audited() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared/data/tsume/zukou.tsv");
     let text = std::fs::read_to_string(&path).unwrap();
-    let dir = std::env::temp_dir().join(format!("prune-mate-audit-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let one = dir.join("zukou-033.tsv");
     let row = text.lines().find(|l| l.starts_with("zukou-033\t")).unwrap();
     std::fs::write(&one, format!("{row}\n")).unwrap();
@@ -114,13 +114,12 @@ fn a_sources_line_is_audited() {
             "--audit: a line is read against the shortest mate",
         ),
     ]);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn bad_input_gets_a_clear_error() {
-    let dir = std::env::temp_dir().join(format!("prune-mate-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let bad = dir.join("bad.tsv");
     std::fs::write(
         &bad,
@@ -167,5 +166,4 @@ fn bad_input_gets_a_clear_error() {
             "has no king to mate",
         ),
     ]);
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -5,12 +5,13 @@ mod common;
 
 use common::{assert_usage_errors, json, prune, stderr, stdout};
 
-/// A temporary folder for one test, emptied first.
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("prune-train-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh temporary folder for one test, removed when it is dropped (also when the test
+/// fails).
+fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("prune-train-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 const TINY: [&str; 8] = [
@@ -26,7 +27,8 @@ const TINY: [&str; 8] = [
 
 #[test]
 fn train_writes_weights_that_load_and_resumes_to_the_same_file() {
-    let dir = scratch("resume");
+    let tmp = scratch("resume");
+    let dir = tmp.path();
     let (work, out) = (dir.join("work"), dir.join("w.bin"));
     let mut args = vec!["train", "-q", "--work", work.to_str().unwrap()];
     args.extend(["--out", out.to_str().unwrap()]);
@@ -72,12 +74,12 @@ fn train_writes_weights_that_load_and_resumes_to_the_same_file() {
     let o = prune(&other);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("other settings"), "{}", stderr(&o));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn second_generation_blocks_resume_and_make_the_same_weights() {
-    let dir = scratch("gen2");
+    let tmp = scratch("gen2");
+    let dir = tmp.path();
     let (work, out) = (dir.join("work"), dir.join("w.bin"));
     let mut args = vec!["train", "-q", "--work", work.to_str().unwrap()];
     args.extend(["--out", out.to_str().unwrap()]);
@@ -128,7 +130,6 @@ fn second_generation_blocks_resume_and_make_the_same_weights() {
     assert_eq!(r["start"].as_array().unwrap().len(), 2, "{r}");
     assert_eq!(r["suite"]["results"][1]["positions"], 20, "{r}");
     assert_eq!(r["solved"]["results"][0][0]["positions"], 2, "{r}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `prune search` of Othello with `--eval EVAL`.
@@ -140,7 +141,8 @@ fn search(eval: &str) -> Vec<&str> {
 
 #[test]
 fn bad_weights_files_and_options_are_refused_with_the_reason() {
-    let dir = scratch("bad");
+    let tmp = scratch("bad");
+    let dir = tmp.path();
     let garbage = dir.join("garbage.bin");
     std::fs::write(&garbage, b"not weights at all, just some text").unwrap();
     let damaged = dir.join("damaged.bin");
@@ -223,7 +225,6 @@ fn bad_weights_files_and_options_are_refused_with_the_reason() {
             "--b-eval",
         ),
     ]);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The WTHOR databases beside the repository (not copied into it).
@@ -238,7 +239,8 @@ fn wthor(name: &str) -> String {
 
 #[test]
 fn recorded_games_train_resume_in_blocks_and_bad_records_are_named() {
-    let dir = scratch("records");
+    let tmp = scratch("records");
+    let dir = tmp.path();
     let (work, out) = (dir.join("work"), dir.join("w.bin"));
     let (a, b) = (wthor("WTH_1977.wtb"), wthor("WTH_1978.wtb"));
     let args = vec![
@@ -357,5 +359,4 @@ fn recorded_games_train_resume_in_blocks_and_bad_records_are_named() {
         (&["train", "--outcome-fade", "60"], "--outcome-fade 60"),
         (&["train", "--games", "0"], "--games"),
     ]);
-    let _ = std::fs::remove_dir_all(&dir);
 }

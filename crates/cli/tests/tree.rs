@@ -118,8 +118,8 @@ fn perfect_ordering_visits_the_knuth_moore_leaves_and_marks_the_rest_pruned() {
 
 #[test]
 fn writes_the_file_in_the_format_of_its_extension() {
-    let dir = std::env::temp_dir().join(format!("prune-tree-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     for (name, starts) in [
         ("t.svg", "<svg"),
         ("t.dot", "digraph"),
@@ -138,7 +138,6 @@ fn writes_the_file_in_the_format_of_its_extension() {
         let written = std::fs::read_to_string(&path).unwrap();
         assert!(written.starts_with(starts), "{name}: {written}");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -79,8 +79,8 @@ mod tests {
         let ffo = load_positions("ffo-40-59").unwrap();
         assert_eq!(ffo.positions.len(), 20);
         assert_eq!(ffo.positions[0].name, "#40");
-        let dir = std::env::temp_dir().join(format!("prune-lab-pos-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         let file = dir.join("two.obf");
         let start = Position::START.to_string();
         std::fs::write(&file, format!("# comment\n{start}\n\n{start};\n")).unwrap();
@@ -102,6 +102,5 @@ mod tests {
         assert!(err.contains("no position"), "{err}");
         let err = load_positions("/no/such/file.obf").unwrap_err().to_string();
         assert!(err.contains("ffo-40-59"), "{err}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

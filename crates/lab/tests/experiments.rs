@@ -2,7 +2,6 @@
 //! (whatever the number of jobs), and the published facts the experiments reproduce.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use prune_lab::{load_positions, run_experiment, Cell, LabOptions, NoProgress, Report};
 
@@ -102,10 +101,13 @@ fn tiny(experiment: &str, jobs: usize) -> LabOptions {
     o
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("prune-lab-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+/// A fresh temporary folder for one test, removed when it is dropped (also when the test
+/// fails).
+fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("prune-lab-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// Every count column of every table (times left out), to compare runs.
@@ -132,7 +134,8 @@ fn counts(report: &Report) -> BTreeMap<String, Vec<Vec<Cell>>> {
 fn every_experiment_writes_a_complete_report() {
     for info in prune_lab::EXPERIMENTS {
         let report = run_experiment(info.name, &tiny(info.name, 2), &NoProgress).unwrap();
-        let dir = scratch(info.name);
+        let tmp = scratch(info.name);
+        let dir = tmp.path().join("report");
         let files = report.write(&dir).unwrap();
         let names: Vec<String> = files
             .iter()
@@ -185,7 +188,6 @@ fn every_experiment_writes_a_complete_report() {
                 assert!(md.contains(&table.title), "{}", table.title);
             }
         }
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
 
@@ -480,12 +482,12 @@ fn connect4_reports_a_wrong_score_loudly() {
     let score: i32 = score.trim().parse().unwrap();
     let wrong = if score == 0 { -1 } else { -score };
     lines[1] = format!("{moves} {wrong}");
-    let dir = scratch("connect4-wrong");
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = scratch("connect4-wrong");
+    let dir = tmp.path();
     std::fs::write(dir.join("Test_L3_R1"), lines.join("\n") + "\n").unwrap();
     let options = LabOptions {
         sets: Some(vec!["end-easy".into()]),
-        data: Some(dir.clone()),
+        data: Some(dir.to_path_buf()),
         node_limit: Some(None),
         ..LabOptions::default()
     };
@@ -501,7 +503,6 @@ fn connect4_reports_a_wrong_score_loudly() {
     let md = report.to_markdown();
     assert!(md.find("## Problems").unwrap() < md.find("## Settings").unwrap());
     assert!(md.contains("WRONG SCORES: finished solves"), "{md}");
-    std::fs::remove_dir_all(&dir).unwrap();
 
     // A folder without the sets: an error that says how to give one.
     let options = LabOptions {

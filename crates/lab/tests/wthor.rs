@@ -107,8 +107,8 @@ fn wthor_measures_every_evaluation_by_empties() {
     assert!(report.findings.iter().any(|f| f.contains("hand-made")));
 
     // The report folder: the tables as CSV, the plots as SVG.
-    let dir = std::env::temp_dir().join(format!("prune-lab-wthor-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("report");
     let files = report.write(&dir).unwrap();
     for name in [
         "report.md",
@@ -122,7 +122,6 @@ fn wthor_measures_every_evaluation_by_empties() {
     }
     let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(md.contains("| 24 | 5 |"), "{md}");
-    std::fs::remove_dir_all(&dir).unwrap();
 
     // The same numbers with one job, and a weights file given with --eval measures as gen1.
     let gen1 =
