@@ -396,6 +396,33 @@ fn the_tree_and_the_lab_reports_are_served() {
     assert!(plot.contains("<svg"));
 }
 
+/// The page's script is a module that imports the others: every module it reaches is
+/// served (a missing one would leave the page blank), and an unknown one is not.
+#[test]
+fn every_module_of_the_page_is_served() {
+    let server = Server::start(&[]);
+    let (_, page) = server.get("/");
+    assert!(page.contains(r#"<script type="module" src="/js/app.js">"#));
+    let mut seen = std::collections::BTreeSet::new();
+    let mut queue = vec!["app.js".to_string()];
+    while let Some(file) = queue.pop() {
+        if !seen.insert(file.clone()) {
+            continue;
+        }
+        let (status, text) = server.get(&format!("/js/{file}"));
+        assert_eq!(status, 200, "/js/{file}: {text}");
+        for line in text.lines() {
+            if let Some(rest) = line.split("from './").nth(1) {
+                queue.push(rest.split('\'').next().unwrap().to_string());
+            }
+        }
+    }
+    assert!(seen.len() >= 8 && seen.contains("board.js"), "{seen:?}");
+    let (status, text) = server.get("/js/missing.js");
+    assert_eq!(status, 404, "{text}");
+    assert!(text.contains("/js/missing.js"), "{text}");
+}
+
 /// The resident memory of process `pid`, in KiB (Linux).
 fn rss_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;

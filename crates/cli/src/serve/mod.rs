@@ -184,7 +184,7 @@ fn router(limits: ServerLimits) -> Router {
     });
     Router::new()
         .route("/", get(|| async { Html(INDEX_HTML) }))
-        .route("/app.js", get(|| async { asset("text/javascript", APP_JS) }))
+        .route("/js/{file}", get(script))
         .route("/style.css", get(|| async { asset("text/css", STYLE_CSS) }))
         .route("/api/games", get(games))
         .route("/api/options", get(options))
@@ -208,11 +208,31 @@ fn router(limits: ServerLimits) -> Router {
 }
 
 const INDEX_HTML: &str = include_str!("assets/index.html");
-const APP_JS: &str = include_str!("assets/app.js");
+/// The page's JavaScript modules by file name (`/js/app.js` starts the page and imports the
+/// others).
+const SCRIPTS: [(&str, &str); 9] = [
+    ("app.js", include_str!("assets/js/app.js")),
+    ("util.js", include_str!("assets/js/util.js")),
+    ("state.js", include_str!("assets/js/state.js")),
+    ("board.js", include_str!("assets/js/board.js")),
+    ("play.js", include_str!("assets/js/play.js")),
+    ("search.js", include_str!("assets/js/search.js")),
+    ("analysis.js", include_str!("assets/js/analysis.js")),
+    ("tree.js", include_str!("assets/js/tree.js")),
+    ("controls.js", include_str!("assets/js/controls.js")),
+];
 const STYLE_CSS: &str = include_str!("assets/style.css");
 
 fn asset(content_type: &'static str, body: &'static str) -> Response {
     ([(header::CONTENT_TYPE, content_type)], body).into_response()
+}
+
+/// One of the page's modules ([`SCRIPTS`]), or not found.
+async fn script(Path(file): Path<String>, uri: Uri) -> Response {
+    match SCRIPTS.iter().find(|(name, _)| *name == file) {
+        Some((_, body)) => asset("text/javascript", body),
+        None => not_found(uri).await,
+    }
 }
 
 async fn not_found(uri: Uri) -> Response {
