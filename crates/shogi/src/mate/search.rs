@@ -74,7 +74,7 @@ pub(super) struct Solver<'a> {
     /// checks after it (else at one). [`super::solve`] sets it for the searches after the
     /// first: within a ply limit (shortening, reading the line) a refutation is the goal, and
     /// the count finds it sooner; in the first, unlimited search it can send df-pn round a
-    /// king's walk (musou-073, seventeenth session in docs/tsume.md).
+    /// king's walk (musou-073, seventeenth session in docs/tsume-log.md).
     pub checks_for_disproof: bool,
     /// The defenders' positions judged mated by futile drops or not (see
     /// [`Solver::only_futile_drops`]).
