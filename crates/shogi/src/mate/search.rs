@@ -492,52 +492,7 @@ impl<'a> Solver<'a> {
                 }
             }
             let child = &mut children[i];
-            let n = match (child.path_only, child.known) {
-                (Some(n), _) => n,
-                (None, Some(n)) if n.is_settled() || !refresh => n,
-                _ => {
-                    let n = self
-                        .table
-                        .find(child.key, &child.hand, child_plies)
-                        .unwrap_or_else(|| child.untouched());
-                    child.known = Some(n);
-                    n
-                }
-            };
-            // A drop with a takeback is an OR of the two: proved if either is (counted the
-            // shorter way), disproved if both are.
-            let mut futile: Option<Numbers> = None;
-            let n = match child.takeback.as_deref_mut() {
-                None => n,
-                Some(tb) => {
-                    let t = match tb.known {
-                        Some(t) if t.is_settled() || !refresh => t,
-                        _ => {
-                            let t = self
-                                .table
-                                .find(tb.key, &tb.hand, child_plies.saturating_add(1))
-                                .unwrap_or(Numbers::UNKNOWN);
-                            tb.known = Some(t);
-                            t
-                        }
-                    };
-                    if t.is_proved() {
-                        futile = Some(t);
-                    }
-                    if t.is_proved() && !n.is_proved() {
-                        Numbers::proved(UNLIMITED, t.hand)
-                    } else if n.is_proved() || t.is_disproved() {
-                        n
-                    } else {
-                        Numbers {
-                            pn: n.pn.min(t.pn),
-                            dn: n.dn.saturating_add(t.dn).min(MOST),
-                            path_only: false,
-                            ..n
-                        }
-                    }
-                }
-            };
+            let (n, futile) = self.child_numbers(child, child_plies, refresh);
             child.proved = n.is_proved();
             let child = &*child;
             let (own, other) = if attacking {
@@ -618,8 +573,81 @@ impl<'a> Solver<'a> {
         } else {
             (sum, best_n)
         };
+        let numbers = self.numbers_from(position, attacking, (pn, dn), proof, refutation);
+        (numbers, best, second_n, best_other)
+    }
+
+    /// A child's numbers for [`Solver::combine`], read again from the table where `refresh`
+    /// asks (an unsettled one), and, for a defender's drop with a takeback, its proof by the
+    /// takeback if there is one (`futile`).
+    fn child_numbers(
+        &self,
+        child: &mut Child,
+        child_plies: Plies,
+        refresh: bool,
+    ) -> (Numbers, Option<Numbers>) {
+        let n = match (child.path_only, child.known) {
+            (Some(n), _) => n,
+            (None, Some(n)) if n.is_settled() || !refresh => n,
+            _ => {
+                let n = self
+                    .table
+                    .find(child.key, &child.hand, child_plies)
+                    .unwrap_or_else(|| child.untouched());
+                child.known = Some(n);
+                n
+            }
+        };
+        // A drop with a takeback is an OR of the two: proved if either is (counted the
+        // shorter way), disproved if both are.
+        let mut futile: Option<Numbers> = None;
+        let n = match child.takeback.as_deref_mut() {
+            None => n,
+            Some(tb) => {
+                let t = match tb.known {
+                    Some(t) if t.is_settled() || !refresh => t,
+                    _ => {
+                        let t = self
+                            .table
+                            .find(tb.key, &tb.hand, child_plies.saturating_add(1))
+                            .unwrap_or(Numbers::UNKNOWN);
+                        tb.known = Some(t);
+                        t
+                    }
+                };
+                if t.is_proved() {
+                    futile = Some(t);
+                }
+                if t.is_proved() && !n.is_proved() {
+                    Numbers::proved(UNLIMITED, t.hand)
+                } else if n.is_proved() || t.is_disproved() {
+                    n
+                } else {
+                    Numbers {
+                        pn: n.pn.min(t.pn),
+                        dn: n.dn.saturating_add(t.dn).min(MOST),
+                        path_only: false,
+                        ..n
+                    }
+                }
+            }
+        };
+        (n, futile)
+    }
+
+    /// A node's numbers from what [`Solver::combine`] gathered: its proof and disproof numbers,
+    /// its best proof (plies and hand) and its refutation (plies, whether for this path only,
+    /// hand).
+    fn numbers_from(
+        &self,
+        position: &Position,
+        attacking: bool,
+        (pn, dn): (Number, Number),
+        proof: Option<(Plies, Hand)>,
+        refutation: Option<(Plies, bool, Hand)>,
+    ) -> Numbers {
         let up = |p: Plies| if p == UNLIMITED { p } else { p + 1 };
-        let numbers = if pn == 0 {
+        if pn == 0 {
             let (p, h) = proof.expect("a proved child");
             if attacking {
                 Numbers::proved(p.saturating_add(1), h)
@@ -641,7 +669,6 @@ impl<'a> Solver<'a> {
             Numbers::disproved(up(p), path_only, q)
         } else {
             Numbers::open(pn, dn)
-        };
-        (numbers, best, second_n, best_other)
+        }
     }
 }
