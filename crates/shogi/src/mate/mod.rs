@@ -371,7 +371,7 @@ fn solve<'a>(
     } else if first.is_proved() {
         report.outcome = MateOutcome::Mate;
         // The searches within a ply limit look for refutations first.
-        solver.checks_for_disproof = true;
+        solver.limited = true;
         // Shorter and shorter: a mate two plies shorter than the last, until there is none.
         let mut plies = first.plies;
         while config.shortest && !report.shortest {

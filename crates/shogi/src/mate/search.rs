@@ -70,12 +70,14 @@ pub(super) struct Solver<'a> {
     /// Under the tsume rules, whether the main line follows the two-ply rule on pieces left
     /// in hand ([`super::MateConfig::two_ply_rule`]).
     pub two_ply_rule: bool,
-    /// Whether a defender's reply's disproof number starts at the number of the attacker's
-    /// checks after it (else at one). [`super::solve`] sets it for the searches after the
-    /// first: within a ply limit (shortening, reading the line) a refutation is the goal, and
-    /// the count finds it sooner; in the first, unlimited search it can send df-pn round a
-    /// king's walk (musou-073, seventeenth session in docs/tsume-log.md).
-    pub checks_for_disproof: bool,
+    /// Whether these are the searches after the first, within a ply limit (shortening the
+    /// mate, reading its line, the audit), whose goal is a refutation. [`super::solve`] sets
+    /// it after the first mate. Two rules hold only there, as in the first, unlimited search
+    /// each sends df-pn round a king's walk (musou-073; docs/tsume-log.md, seventeenth and
+    /// twentieth sessions): a defender's reply's disproof number starts at the number of the
+    /// attacker's checks after it (else at one), and a check's disproof threshold is its
+    /// node's less one for each other open check (see [`Solver::combine`]).
+    pub limited: bool,
     /// The defenders' positions judged mated by futile drops or not (see
     /// [`Solver::only_futile_drops`]).
     judged: RefCell<Judged>,
@@ -158,7 +160,7 @@ impl<'a> Solver<'a> {
             spare: Vec::new(),
             tsume: false,
             two_ply_rule: false,
-            checks_for_disproof: false,
+            limited: false,
             judged: RefCell::default(),
         }
     }
@@ -305,13 +307,17 @@ impl<'a> Solver<'a> {
             // it has are known.)
             let refresh = iteration > 0 && iteration.is_multiple_of(REFRESH_EVERY);
             iteration += 1;
-            let (numbers, best, second, best_other) =
+            let (numbers, best, second, share) =
                 self.combine(position, children, attacking, child_plies, refresh);
             if numbers.is_settled() || numbers.pn >= th_pn || numbers.dn >= th_dn || self.stopped {
                 break numbers;
             }
             // The best child's thresholds: its own number up to the second best's times 1+ε
             // (plus one), the other number what the node can spend of its own threshold.
+            // (In the limited searches a check's disproof threshold is the node's less one
+            // for each other open check: with the largest as its share, it is not sent back
+            // each time it passes its own number while the node's, the weak sum, has not
+            // moved.)
             let eased = ((second as f64) * (1.0 + EPSILON)).ceil() as Number;
             let (th_n, th_other, sum) = if attacking {
                 (th_pn, th_dn, numbers.dn)
@@ -319,7 +325,7 @@ impl<'a> Solver<'a> {
                 (th_dn, th_pn, numbers.pn)
             };
             let child_th_n = th_n.min(eased.max(second).saturating_add(1)).min(INFINITE);
-            let child_th_other = spend(th_other, sum, best_other);
+            let child_th_other = spend(th_other, sum, share);
             let (child_th_pn, child_th_dn) = if attacking {
                 (child_th_n, child_th_other)
             } else {
@@ -455,7 +461,8 @@ impl<'a> Solver<'a> {
     }
 
     /// A node's numbers from its children's: (numbers, the best child, the second best's
-    /// number, the best child's other number). At the defender's node the proof number is the
+    /// number, the best child's share of the node's other number: what its threshold on that
+    /// number may add to what the node can spend). At the defender's node the proof number is the
     /// sum of its replies' and the disproof number the least. At the attacker's node the proof
     /// number is the least check's, and the disproof number the largest check's plus one for
     /// each other check not disproved: the weak sum of weak proof-number search (Ueda,
@@ -574,7 +581,16 @@ impl<'a> Solver<'a> {
             (sum, best_n)
         };
         let numbers = self.numbers_from(position, attacking, (pn, dn), proof, refutation);
-        (numbers, best, second_n, best_other)
+        // The best child's share of the number the node sums: at the defender's node its
+        // own proof number; at the attacker's node, in the limited searches, the largest
+        // disproof number, as under the weak sum the node's grows only once the best
+        // check's passes the largest (the first search keeps the check's own).
+        let share = if attacking && self.limited {
+            largest
+        } else {
+            best_other
+        };
+        (numbers, best, second_n, share)
     }
 
     /// A child's numbers for [`Solver::combine`], read again from the table where `refresh`

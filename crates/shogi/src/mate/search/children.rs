@@ -223,7 +223,7 @@ impl Solver<'_> {
     /// settled: the node's proof number then counts only the replies that need a search. (A
     /// reply that waits for another is tested when its node first comes.) The others'
     /// disproof numbers start at the number of the attacker's checks there, counted by the
-    /// same test (where [`Solver::checks_for_disproof`]): the reply with the fewest is tried
+    /// same test (in the searches [`Solver::limited`]): the reply with the fewest is tried
     /// first for a refutation.
     pub(super) fn settle_replies_mated_at_once(
         &mut self,
@@ -251,7 +251,7 @@ impl Solver<'_> {
                     // df-pn+ on the disproof side: a reply after which the attacker has few
                     // checks is likelier to escape.
                     child.no_mate_in_one = true;
-                    if self.checks_for_disproof {
+                    if self.limited {
                         child.initial = Numbers::open(1, (checks as Number).max(1));
                     }
                     child.known = Some(found.unwrap_or_else(|| child.untouched()));
