@@ -462,8 +462,8 @@ impl<'a> Solver<'a> {
 
     /// A node's numbers from its children's: (numbers, the best child, the second best's
     /// number, the best child's share of the node's other number: what its threshold on that
-    /// number may add to what the node can spend). At the defender's node the proof number is the
-    /// sum of its replies' and the disproof number the least. At the attacker's node the proof
+    /// number may add to what the node can spend). At the defender's node the proof number
+    /// is the sum of its replies' and the disproof number the least. At the attacker's node the proof
     /// number is the least check's, and the disproof number the largest check's plus one for
     /// each other check not disproved: the weak sum of weak proof-number search (Ueda,
     /// Hashimoto, Hashimoto and Iida, Computers and Games 2008), here on the disproof side.
