@@ -261,7 +261,7 @@ fn prune_plays_prune_nboard() {
 /// An executable shell script in a folder of its own, both removed when it is dropped.
 #[cfg(unix)]
 struct FakeEngine {
-    dir: std::path::PathBuf,
+    _dir: tempfile::TempDir,
     path: std::path::PathBuf,
 }
 
@@ -273,27 +273,16 @@ impl FakeEngine {
     }
 }
 
-#[cfg(unix)]
-impl Drop for FakeEngine {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-/// Writes an executable shell script `name` with `body` into a fresh folder (one per call, as
-/// tests run at once and may write scripts of the same name).
+/// Writes an executable shell script `name` with `body` into a fresh folder (closed before it
+/// runs: a file still open for writing cannot be executed).
 #[cfg(unix)]
 fn fake_engine(name: &str, body: &str) -> FakeEngine {
     use std::os::unix::fs::PermissionsExt;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static CALLS: AtomicUsize = AtomicUsize::new(0);
-    let call = CALLS.fetch_add(1, Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("prune-match-fakes-{}-{call}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
     std::fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    FakeEngine { dir, path }
+    FakeEngine { _dir: dir, path }
 }
 
 /// An engine that behaves like Edax 4.6 in NBoard mode at start-up: before it reads anything

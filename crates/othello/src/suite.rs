@@ -214,30 +214,16 @@ pub fn load_suite_or_file(name: &str) -> Result<LoadedPositions, LoadError> {
 mod tests {
     use super::*;
 
-    /// A file in a fresh temporary folder, removed with it.
-    struct TempFile(std::path::PathBuf);
-
-    impl TempFile {
-        fn new(name: &str, text: &str) -> TempFile {
-            let dir =
-                std::env::temp_dir().join(format!("prune-suite-{}-{name}", std::process::id()));
-            std::fs::create_dir_all(&dir).unwrap();
-            let path = dir.join(name);
-            std::fs::write(&path, text).unwrap();
-            TempFile(path)
-        }
-
-        fn path(&self) -> &str {
-            self.0.to_str().unwrap()
-        }
+    /// A temporary `.obf` file holding `text`, removed when dropped.
+    fn temp_file(text: &str) -> tempfile::TempPath {
+        let mut file = tempfile::Builder::new().suffix(".obf").tempfile().unwrap();
+        std::io::Write::write_all(&mut file, text.as_bytes()).unwrap();
+        file.into_temp_path()
     }
 
-    impl Drop for TempFile {
-        fn drop(&mut self) {
-            if let Some(dir) = self.0.parent() {
-                let _ = std::fs::remove_dir_all(dir);
-            }
-        }
+    /// The file's path, as the loader takes it.
+    fn path(file: &tempfile::TempPath) -> &str {
+        file.to_str().unwrap()
     }
 
     #[test]
@@ -252,11 +238,10 @@ mod tests {
     #[test]
     fn a_file_keeps_its_good_lines_and_names_each_bad_one() {
         let start = crate::Position::START.to_string();
-        let file = TempFile::new(
-            "mixed.obf",
-            &format!("# comment\n{start}\nnot a position\n\n{start}; A1:+2;\n{start}\n"),
-        );
-        let set = load_suite_or_file(file.path()).unwrap();
+        let file = temp_file(&format!(
+            "# comment\n{start}\nnot a position\n\n{start}; A1:+2;\n{start}\n"
+        ));
+        let set = load_suite_or_file(path(&file)).unwrap();
         assert!(!set.builtin);
         let lines: Vec<usize> = set.positions.iter().map(|p| p.number).collect();
         assert_eq!(lines, [2, 6]);
@@ -264,11 +249,11 @@ mod tests {
         let bad: Vec<String> = set.bad_records.iter().map(ToString::to_string).collect();
         assert_eq!(bad.len(), 2, "{bad:?}");
         assert!(
-            bad[0].starts_with(&format!("{}:3:", file.path())),
+            bad[0].starts_with(&format!("{}:3:", path(&file))),
             "{bad:?}"
         );
         assert!(
-            bad[1].starts_with(&format!("{}:5:", file.path())),
+            bad[1].starts_with(&format!("{}:5:", path(&file))),
             "{bad:?}"
         );
         assert!(bad[1].contains("a1 is not a legal move"), "{bad:?}");
@@ -276,14 +261,14 @@ mod tests {
 
     #[test]
     fn a_file_without_a_good_position_or_unreadable_is_an_error() {
-        let file = TempFile::new("bad.obf", "# only\nnonsense\n");
-        let err = load_suite_or_file(file.path()).unwrap_err();
+        let file = temp_file("# only\nnonsense\n");
+        let err = load_suite_or_file(path(&file)).unwrap_err();
         assert_eq!(err.bad_records().len(), 1);
         let text = err.to_string();
         assert!(text.contains("no well-formed position"), "{text}");
-        assert!(text.contains(&format!("{}:2:", file.path())), "{text}");
-        let empty = TempFile::new("empty.obf", "# nothing\n");
-        let text = load_suite_or_file(empty.path()).unwrap_err().to_string();
+        assert!(text.contains(&format!("{}:2:", path(&file))), "{text}");
+        let empty = temp_file("# nothing\n");
+        let text = load_suite_or_file(path(&empty)).unwrap_err().to_string();
         assert!(text.ends_with("no position in the file"), "{text}");
         let text = load_suite_or_file("/no/such/file.obf")
             .unwrap_err()

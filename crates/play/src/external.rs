@@ -299,7 +299,7 @@ mod tests {
         /// An executable shell script in a folder of its own, both removed when it is
         /// dropped.
         struct Script {
-            dir: PathBuf,
+            _dir: tempfile::TempDir,
             path: PathBuf,
         }
 
@@ -310,26 +310,15 @@ mod tests {
             }
         }
 
-        impl Drop for Script {
-            fn drop(&mut self) {
-                let _ = std::fs::remove_dir_all(&self.dir);
-            }
-        }
-
-        /// Writes the script `name` with `body` into a fresh folder (one per call: tests run
-        /// at once).
+        /// Writes the script `name` with `body` into a fresh folder (closed before it runs:
+        /// a file still open for writing cannot be executed).
         fn script(name: &str, body: &str) -> Script {
             use std::os::unix::fs::PermissionsExt;
-            use std::sync::atomic::{AtomicUsize, Ordering};
-            static CALLS: AtomicUsize = AtomicUsize::new(0);
-            let call = CALLS.fetch_add(1, Ordering::Relaxed);
-            let dir = std::env::temp_dir()
-                .join(format!("prune-fake-engines-{}-{call}", std::process::id()));
-            std::fs::create_dir_all(&dir).unwrap();
-            let path = dir.join(name);
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join(name);
             std::fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
             std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-            Script { dir, path }
+            Script { _dir: dir, path }
         }
 
         fn quick() -> ExternalOptions {
