@@ -395,21 +395,40 @@ impl<'a> Solver<'a> {
         self.store(position, numbers)
     }
 
-    /// If the attacker mates at once after each of the defender's replies in `position` (at
-    /// least one), the least hand with which `position` is so proved; `None` as soon as one
-    /// escapes (a reply back to a position of this path escapes too).
+    /// The defender's node `position` (in check) settled without a node of its own, as if
+    /// it had two plies left (its replies room for a mate in one only): proved in two if
+    /// the attacker mates at once after each of its replies (at least one), with the least
+    /// hand; with `refute`, refuted within two plies by the first reply after which the
+    /// attacker has no mate in one, if that reply is a move on the board (a drop may still
+    /// be futile by its takeback, a move left unpromoted waits for the same move
+    /// promoting). Else `None`: a reply back to a position of this path, or an escape that
+    /// does not count as a refutation here, leaves it to the node's own search.
     /// The replies' mates are stored (the line is read from the table).
-    fn mated_after_every_reply(&mut self, position: &Position) -> Option<Hand> {
+    fn settled_by_mates_in_one(&mut self, position: &Position, refute: bool) -> Option<Numbers> {
         let mut replies = Vec::new();
         position.generate_legal(&mut replies);
+        if refute {
+            // The king's own moves first: the likeliest escapes.
+            let king = position.king(position.side_to_move());
+            replies.sort_by_key(|r| !matches!(r, Move::Normal { from, .. } if Some(*from) == king));
+        }
         let mut mated = Vec::with_capacity(replies.len());
         for &reply in &replies {
             let after = position.play(reply);
             if self.path.contains(&after.key()) {
                 return None;
             }
-            let proof = self.mate_in_one_hand(&after)?;
-            mated.push((after.board_key(), proof));
+            match self.mate_in_one_hand(&after) {
+                Some(proof) => mated.push((after.board_key(), proof)),
+                None if refute
+                    && matches!(reply, Move::Normal { .. })
+                    && !children::unpromoted_by_choice(position, reply, &replies) =>
+                {
+                    let hand = position.hand(self.attacker);
+                    return Some(Numbers::disproved(2, false, hand));
+                }
+                None => return None,
+            }
         }
         if mated.is_empty() {
             return None;
@@ -419,7 +438,7 @@ impl<'a> Solver<'a> {
             self.table.store(key, &proof, Numbers::proved(1, proof));
             hand = max_hand(&hand, &proof);
         }
-        Some(self.and_proof_hand(position, hand))
+        Some(Numbers::proved(2, self.and_proof_hand(position, hand)))
     }
 
     /// If the attacker mates at once in `position` by the solver's rules, the least hand the

@@ -165,7 +165,10 @@ impl Solver<'_> {
     /// not is seldom better: twice the number. On the node's first visit, a check with one
     /// reply (or drops on one square only), and near the root every check, is tested for a
     /// mate after every reply (a mate in three without a node); the first so mated ends the
-    /// loop, as the node is proved.
+    /// loop, as the node is proved. At the horizon of a search within a ply limit (three
+    /// plies left here, so the attacker has room for a mate in one after each reply) every
+    /// check is so tested, and also refuted without a node where a reply on the board
+    /// escapes ([`Solver::settled_by_mates_in_one`]): most of a refutation's nodes were these.
     pub(super) fn start_checks(
         &mut self,
         position: &Position,
@@ -180,17 +183,27 @@ impl Solver<'_> {
                 continue;
             }
             let after = child.position.insert(position.play(child.mv));
-            let count = after.count_legal_by_square();
-            // Every check is tested only near the root (its own and its grandchildren's):
-            // deeper the test costs more than the nodes it saves.
-            if (count == 1 || self.path.len() <= 2) && first_visit && child.path_only.is_none() {
-                if let Some(hand) = self.mated_after_every_reply(after) {
-                    let proved = Numbers::proved(2, hand);
-                    self.table.store(child.key, &child.hand, proved);
-                    child.known = Some(proved);
-                    break;
+            // At the horizon (the check's node has two plies left) every check is settled
+            // here where its replies allow: mated after each, or refuted by one.
+            let horizon = child_plies == 2;
+            let mut count = None;
+            // Elsewhere every check is tested only near the root (its own and its
+            // grandchildren's): deeper the test costs more than the nodes it saves.
+            let test = horizon || {
+                let c = *count.insert(after.count_legal_by_square());
+                (c == 1 || self.path.len() <= 2) && first_visit
+            };
+            if test && child.path_only.is_none() {
+                if let Some(settled) = self.settled_by_mates_in_one(after, horizon) {
+                    self.table.store(child.key, &child.hand, settled);
+                    child.known = Some(settled);
+                    if settled.is_proved() {
+                        break;
+                    }
+                    continue;
                 }
             }
+            let count = count.unwrap_or_else(|| after.count_legal_by_square());
             let mut n = (count as Number).max(1);
             if unpromoted_by_choice(position, child.mv, moves) {
                 n *= 2;
