@@ -28,6 +28,13 @@ pub(super) fn unpromoted_by_choice(position: &Position, mv: Move, moves: &[Move]
     ) && moves.contains(&promotes)
 }
 
+/// Whether an attacker's node with `plies` left has room for a mate in one only (a longer
+/// mate takes three plies at least): such a node is a mate in one or refuted, and the
+/// searches within a ply limit settle it, and the nodes just above it, without search.
+fn mate_in_one_only(plies: Plies) -> bool {
+    plies < 3
+}
+
 impl Solver<'_> {
     /// The verdict on `position` (`plies` left; the attacker to move if `attacking`) that
     /// needs no child, else `None` with its moves in `moves`: the attacker's checks or the
@@ -50,12 +57,12 @@ impl Solver<'_> {
             }
             // A mate in one is looked for on the first visit (or when no room is left for a
             // longer one): a node that comes back has none, nor one its parent tried.
-            if !no_mate_in_one && (first_visit || plies < 3) {
+            if !no_mate_in_one && (first_visit || mate_in_one_only(plies)) {
                 if let Some(hands) = self.mate_in_one_hand(position) {
                     return Some(Numbers::proved(1, hands));
                 }
             }
-            if plies < 3 {
+            if mate_in_one_only(plies) {
                 // No mate in one, and no room for a longer one (for this hand: with more,
                 // the defender might lack a piece to block with).
                 return Some(Numbers::disproved(plies, false, hand));
@@ -271,7 +278,7 @@ impl Solver<'_> {
                             child.known = Some(proved);
                             continue;
                         }
-                        Err(_) if child_plies < 3 && child.takeback.is_none() => {
+                        Err(_) if mate_in_one_only(child_plies) && child.takeback.is_none() => {
                             // The verdict the reply's own node would give (no mate in one, no
                             // room for a longer one, for this hand), not stored: few such
                             // positions come again (musou-001 within 13 plies: the same nodes
