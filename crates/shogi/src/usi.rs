@@ -15,7 +15,7 @@
 //! `CheckExtension` (true or false), `RootMateNodes` (the root's mate search, nodes; 0: none),
 //! `NetworkDelay` (milliseconds kept back from every allotment
 //! for the GUI and the pipe, 60 by default), `Threads` (1 to 256: Lazy SMP, the threads share
-//! the table).
+//! the table; `go mate` shares out the checks of the searches that shorten a mate).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
@@ -523,6 +523,8 @@ impl UsiSession {
         let config = crate::mate::MateConfig {
             time,
             max_nodes: u64::MAX,
+            // The searches that shorten the mate share out their checks.
+            threads: self.options.threads.max(1),
             ..crate::mate::MateConfig::default()
         };
         self.infinite = false;

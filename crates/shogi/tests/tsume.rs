@@ -115,6 +115,24 @@ const STRICT: [(&str, usize); 10] = [
 
 #[test]
 fn the_library_suites_are_solved_with_their_strict_lengths() {
+    library_suites_by_strict_rules(&MateConfig::default());
+}
+
+/// The same with the searches that shorten each mate shared out among threads from their
+/// first node: every shortening search goes through the split, and the lengths and lines
+/// must be the same facts.
+#[test]
+fn the_shortening_searches_shared_out_among_threads_give_the_same_lengths() {
+    library_suites_by_strict_rules(&MateConfig {
+        threads: 3,
+        split_after: 0,
+        ..MateConfig::default()
+    });
+}
+
+/// Solves sugyan's and antma's rows by the strict rules with `config` and checks each
+/// verdict, length and line against the suites' (see [`STRICT`]).
+fn library_suites_by_strict_rules(config: &MateConfig) {
     let mut solved = 0;
     for name in ["sugyan.tsv", "antma.tsv"] {
         for row in suite(name) {
@@ -122,7 +140,7 @@ fn the_library_suites_are_solved_with_their_strict_lengths() {
                 .sfen
                 .parse()
                 .unwrap_or_else(|e| panic!("{}: {e}", row.id));
-            let result = solve_mate(&p, &MateConfig::default(), None);
+            let result = solve_mate(&p, config, None);
             if row.id == "tsume1_futile_drops-nomate-01" {
                 // The attacker starts in check (the README says so).
                 assert_eq!(result.unwrap_err(), MateError::AttackerInCheck);

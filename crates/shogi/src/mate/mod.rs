@@ -157,6 +157,15 @@ pub struct MateConfig {
     /// as the test suites count; of defences as long, one that leaves no pieces is taken
     /// either way.
     pub two_ply_rule: bool,
+    /// Threads for the searches within a ply limit, which shorten the mate and read its
+    /// line (the first search runs on one): once such a search has spent
+    /// [`MateConfig::split_after`] nodes, an attacker's node's checks are shared out among
+    /// them (`search/split.rs`). With more than one, node counts vary from run to run.
+    pub threads: usize,
+    /// With more than one thread, the nodes a search within a ply limit spends on one
+    /// before it shares out its checks: most such searches end sooner, where copying the
+    /// table for each thread would cost more than the threads save.
+    pub split_after: u64,
 }
 
 impl Default for MateConfig {
@@ -169,6 +178,8 @@ impl Default for MateConfig {
             shortest: true,
             rules: MateRules::Strict,
             two_ply_rule: false,
+            threads: 1,
+            split_after: 100_000,
         }
     }
 }
@@ -352,6 +363,8 @@ fn solve<'a>(
 ) -> Result<MateReport, MateError> {
     solver.tsume = config.rules == MateRules::Tsume;
     solver.two_ply_rule = config.two_ply_rule;
+    solver.threads = config.threads;
+    solver.split_after = config.split_after;
     solver.max_nodes = config.max_nodes;
     solver.deadline = config.time.map(|t| Instant::now() + t);
     solver.stop = stop;
@@ -379,7 +392,7 @@ fn solve<'a>(
                 report.shortest = true;
                 break;
             }
-            let shorter = solver.search_root(position, plies - 2);
+            let shorter = solver.search_root_split(position, plies - 2);
             if !shorter.is_proved() {
                 report.shortest = shorter.is_disproved();
                 break;

@@ -2,7 +2,7 @@
 //! (AND) every legal reply, and a defender without one is mated.
 
 use std::cell::RefCell;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::table::{Hand, KeySet, Number, Numbers, Plies, Table, INFINITE, MOST, UNLIMITED};
@@ -14,6 +14,7 @@ mod futile;
 mod hands;
 mod line;
 mod repetition;
+mod split;
 
 use hands::{max_hand, min_hand};
 use repetition::{follow, LineRefutations};
@@ -53,6 +54,14 @@ pub(super) struct Solver<'a> {
     pub max_nodes: u64,
     pub deadline: Option<Instant>,
     pub stop: Option<&'a AtomicBool>,
+    /// On a thread of a search shared out ([`split`]): set when the others should stop.
+    halt: Option<&'a AtomicBool>,
+    /// And the nodes all its threads have searched, which `max_nodes` limits.
+    spent: Option<&'a AtomicU64>,
+    /// The threads of the searches that share out their checks ([`split`]; 1: none do).
+    pub threads: usize,
+    /// The nodes such a search spends on one thread before it shares out.
+    pub split_after: u64,
     /// Set when a limit is met: every frame returns at once.
     pub stopped: bool,
     /// The positions on the current path (their full keys: board, hands, side to move).
@@ -153,6 +162,10 @@ impl<'a> Solver<'a> {
             max_nodes: u64::MAX,
             deadline: None,
             stop: None,
+            halt: None,
+            spent: None,
+            threads: 1,
+            split_after: 0,
             stopped: false,
             path: KeySet::default(),
             path_key: 0,
@@ -219,7 +232,11 @@ impl<'a> Solver<'a> {
         if self.nodes.is_multiple_of(CHECK_EVERY) {
             let late = self.deadline.is_some_and(|d| Instant::now() >= d);
             let asked = self.stop.is_some_and(|s| s.load(Ordering::Relaxed));
-            self.stopped |= late || asked;
+            let halted = self.halt.is_some_and(|s| s.load(Ordering::Relaxed));
+            let spent = self
+                .spent
+                .is_some_and(|s| s.fetch_add(CHECK_EVERY, Ordering::Relaxed) >= self.max_nodes);
+            self.stopped |= late || asked || halted || spent;
         }
     }
 

@@ -231,6 +231,8 @@ pub(super) struct Table {
     boards: HashMap<u64, Entries, BuildHasherDefault<KeyHasher>>,
     entries: usize,
     max_entries: usize,
+    /// On a thread's copy ([`Table::copy_to_absorb`]): the boards stored to since the copy.
+    written: Option<Vec<u64>>,
 }
 
 impl Table {
@@ -241,6 +243,18 @@ impl Table {
             boards: HashMap::default(),
             entries: 0,
             max_entries,
+            written: None,
+        }
+    }
+
+    /// A copy of this table for another thread, which notes the boards it stores to, so that
+    /// [`Table::absorb`] reads back only those.
+    pub fn copy_to_absorb(&self) -> Table {
+        Table {
+            boards: self.boards.clone(),
+            entries: self.entries,
+            max_entries: self.max_entries,
+            written: Some(Vec::new()),
         }
     }
 
@@ -309,6 +323,9 @@ impl Table {
             hand: *hand,
             numbers,
         };
+        if let Some(written) = &mut self.written {
+            written.push(key);
+        }
         let entries = match self.boards.entry(key) {
             hash_map::Entry::Vacant(v) => {
                 v.insert(Entries::One(entry));
@@ -349,6 +366,35 @@ impl Table {
         }
         entries.push(entry);
         self.entries += 1;
+    }
+
+    /// Keeps the verdicts `other` holds (a thread's copy of this table, searched on; of a
+    /// [`Table::copy_to_absorb`], only the boards it stored to): its unsettled numbers are
+    /// left out.
+    pub fn absorb(&mut self, other: Table) {
+        let mut keep = |key: u64, entries: &Entries| {
+            for e in entries.as_slice() {
+                if e.numbers.is_settled() {
+                    self.store(key, &e.hand, e.numbers);
+                }
+            }
+        };
+        match other.written {
+            Some(mut written) => {
+                written.sort_unstable();
+                written.dedup();
+                for key in written {
+                    if let Some(entries) = other.boards.get(&key) {
+                        keep(key, entries);
+                    }
+                }
+            }
+            None => {
+                for (key, entries) in &other.boards {
+                    keep(*key, entries);
+                }
+            }
+        }
     }
 
     /// Drops every unsettled entry (proofs and disproofs stay); if the settled ones still
@@ -421,6 +467,30 @@ mod tests {
         assert!(t.find(7, &b, 5).is_some_and(|n| n.is_proved()));
         assert!(t.find(9, &a, 3).is_some_and(|n| n.is_disproved()));
         assert_eq!(numbers(t.find(10, &a, 10)), Some((2, 2)));
+    }
+
+    /// A thread's copy, searched on, gives its verdicts back (with their hands and plies);
+    /// its unsettled numbers stay behind, and the verdicts already held are not doubled.
+    #[test]
+    fn a_copy_gives_back_its_verdicts_only() {
+        let (a, b) = ([1, 0, 0, 0, 0, 0, 0], [2, 0, 0, 0, 0, 0, 0]);
+        let open = |pn, dn| Numbers {
+            plies: 9,
+            ..Numbers::open(pn, dn)
+        };
+        let mut t = Table::new(100);
+        t.store(1, &a, Numbers::proved(3, a));
+        t.store(2, &a, open(5, 5));
+        let mut copy = t.copy_to_absorb();
+        copy.store(2, &a, Numbers::disproved(9, false, b));
+        copy.store(3, &a, open(2, 7));
+        copy.store(4, &b, Numbers::proved(5, b));
+        t.absorb(copy);
+        assert!(t.find(1, &a, 3).is_some_and(|n| n.is_proved()));
+        assert!(t.find(2, &a, 9).is_some_and(|n| n.is_disproved()));
+        assert_eq!(t.find(3, &a, 9), None, "an unsettled entry stays behind");
+        assert!(t.find(4, &b, 5).is_some_and(|n| n.is_proved()));
+        assert_eq!(t.len(), 4, "1 once; 2 open and disproved; 4");
     }
 
     /// Unsettled numbers are kept apart by the plies left, up to [`FAR`]; beyond, as one.

@@ -298,7 +298,8 @@ impl Solver<'_> {
         let within = count - 1;
         // (By the strict rules the node's proof says so: every reply is mated in time.)
         let proved = !self.tsume || self.search_root(&child, within).is_proved();
-        let exact = proved && (within < 3 || self.search_root(&child, within - 2).is_disproved());
+        let exact =
+            proved && (within < 3 || self.search_root_split(&child, within - 2).is_disproved());
         exact.then(|| (vec![mv], child, within))
     }
 
