@@ -343,8 +343,7 @@ impl Engine {
             // A game's mate ends in checkmate.
             rules: MateRules::Strict,
             two_ply_rule: false,
-            // (Not shortened: no search within a ply limit to share out.)
-            threads: 1,
+            // (One thread: not shortened, so no search within a ply limit to share out.)
             ..MateConfig::default()
         };
         let Ok(report) = solve_mate(root, &config, Some(&self.stop)) else {

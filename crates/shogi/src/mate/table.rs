@@ -231,7 +231,8 @@ pub(super) struct Table {
     boards: HashMap<u64, Entries, BuildHasherDefault<KeyHasher>>,
     entries: usize,
     max_entries: usize,
-    /// On a thread's copy ([`Table::copy_to_absorb`]): the boards stored to since the copy.
+    /// On a thread's copy ([`Table::copy_to_absorb`]): the boards a verdict was stored to
+    /// since the copy.
     written: Option<Vec<u64>>,
 }
 
@@ -247,8 +248,8 @@ impl Table {
         }
     }
 
-    /// A copy of this table for another thread, which notes the boards it stores to, so that
-    /// [`Table::absorb`] reads back only those.
+    /// A copy of this table for another thread, which notes the boards it stores verdicts
+    /// to, so that [`Table::absorb`] reads back only those.
     pub fn copy_to_absorb(&self) -> Table {
         Table {
             boards: self.boards.clone(),
@@ -323,7 +324,8 @@ impl Table {
             hand: *hand,
             numbers,
         };
-        if let Some(written) = &mut self.written {
+        // (Only verdicts are read back: see `absorb`.)
+        if let Some(written) = self.written.as_mut().filter(|_| numbers.is_settled()) {
             written.push(key);
         }
         let entries = match self.boards.entry(key) {
