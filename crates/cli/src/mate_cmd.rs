@@ -257,6 +257,7 @@ fn solve_all(
                     "stated": problem.stated,
                     "nodes": report.nodes,
                     "entries": report.entries,
+                    "splits": report.splits,
                     "seconds": elapsed.as_secs_f64(),
                     "line": line,
                     "audit": audit.as_ref().map(audit_json),

@@ -115,7 +115,8 @@ const STRICT: [(&str, usize); 10] = [
 
 #[test]
 fn the_library_suites_are_solved_with_their_strict_lengths() {
-    library_suites_by_strict_rules(&MateConfig::default());
+    let splits = library_suites_by_strict_rules(&MateConfig::default());
+    assert_eq!(splits, 0, "one thread by default");
 }
 
 /// The same with the searches that shorten each mate shared out among threads from their
@@ -123,17 +124,20 @@ fn the_library_suites_are_solved_with_their_strict_lengths() {
 /// must be the same facts.
 #[test]
 fn the_shortening_searches_shared_out_among_threads_give_the_same_lengths() {
-    library_suites_by_strict_rules(&MateConfig {
+    let splits = library_suites_by_strict_rules(&MateConfig {
         threads: 3,
         split_after: 0,
         ..MateConfig::default()
     });
+    assert!(splits >= 50, "the searches were shared out {splits} times");
 }
 
 /// Solves sugyan's and antma's rows by the strict rules with `config` and checks each
-/// verdict, length and line against the suites' (see [`STRICT`]).
-fn library_suites_by_strict_rules(config: &MateConfig) {
+/// verdict, length and line against the suites' (see [`STRICT`]). Returns the times their
+/// searches were shared out among threads.
+fn library_suites_by_strict_rules(config: &MateConfig) -> u64 {
     let mut solved = 0;
+    let mut splits = 0;
     for name in ["sugyan.tsv", "antma.tsv"] {
         for row in suite(name) {
             let p: Position = row
@@ -147,6 +151,7 @@ fn library_suites_by_strict_rules(config: &MateConfig) {
                 continue;
             }
             let report = result.unwrap_or_else(|e| panic!("{}: {e}", row.id));
+            splits += report.splits;
             let expected = STRICT
                 .iter()
                 .find(|(id, _)| *id == row.id)
@@ -164,6 +169,7 @@ fn library_suites_by_strict_rules(config: &MateConfig) {
         }
     }
     assert_eq!(solved, 36 + 67 + 1, "every mate of the two suites");
+    splits
 }
 
 /// Whether the side to move in `p` (the attacker) mates within `plies` (odd), by trying every

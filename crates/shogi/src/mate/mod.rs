@@ -225,6 +225,9 @@ pub struct MateReport {
     pub nodes: u64,
     /// Positions in the table at the end.
     pub entries: usize,
+    /// The times a search within a ply limit shared out an attacker's node's checks among
+    /// threads ([`MateConfig::threads`]; 0 with one thread).
+    pub splits: u64,
 }
 
 /// A position the solver refuses.
@@ -301,6 +304,7 @@ pub fn solve_and_audit(
         // The audit's searches counted with the solve's.
         report.nodes = solver.nodes;
         report.entries = solver.table.len();
+        report.splits = solver.splits;
         Ok((report, Some(audit)))
     })
 }
@@ -378,6 +382,7 @@ fn solve<'a>(
         in_hand: 0,
         nodes: 0,
         entries: 0,
+        splits: 0,
     };
     if first.is_disproved() {
         report.outcome = MateOutcome::NoMate;
@@ -419,6 +424,7 @@ fn solve<'a>(
     }
     report.nodes = solver.nodes;
     report.entries = solver.table.len();
+    report.splits = solver.splits;
     Ok(report)
 }
 

@@ -62,6 +62,8 @@ pub(super) struct Solver<'a> {
     pub threads: usize,
     /// The nodes such a search spends on one thread before it shares out.
     pub split_after: u64,
+    /// The times such a search shared out its checks.
+    pub splits: u64,
     /// Set when a limit is met: every frame returns at once.
     pub stopped: bool,
     /// The positions on the current path (their full keys: board, hands, side to move).
@@ -166,6 +168,7 @@ impl<'a> Solver<'a> {
             spent: None,
             threads: 1,
             split_after: 0,
+            splits: 0,
             stopped: false,
             path: KeySet::default(),
             path_key: 0,

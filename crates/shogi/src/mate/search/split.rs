@@ -144,6 +144,7 @@ impl<'a> Solver<'a> {
     /// Searches the split point's checks on as many threads (up to [`Solver::threads`]),
     /// each with a copy of the table, and keeps their verdicts in this table.
     fn share_out(&mut self, split: &SplitPoint) {
+        self.splits += 1;
         let threads = self.threads.min(split.checks.len());
         let shared = Shared {
             checks: &split.checks,
