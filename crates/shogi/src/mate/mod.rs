@@ -230,6 +230,15 @@ pub struct MateReport {
     pub splits: u64,
 }
 
+impl MateReport {
+    /// Takes the solver's counts so far: its nodes, table entries and splits.
+    fn count(&mut self, solver: &Solver) {
+        self.nodes = solver.nodes;
+        self.entries = solver.table.len();
+        self.splits = solver.splits;
+    }
+}
+
 /// A position the solver refuses.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MateError {
@@ -302,9 +311,7 @@ pub fn solve_and_audit(
         let guess = Plies::try_from(report.plies).unwrap_or(max_plies);
         let audit = solver.audit(position, line, guess, max_plies);
         // The audit's searches counted with the solve's.
-        report.nodes = solver.nodes;
-        report.entries = solver.table.len();
-        report.splits = solver.splits;
+        report.count(&solver);
         Ok((report, Some(audit)))
     })
 }
@@ -422,9 +429,7 @@ fn solve<'a>(
             }
         }
     }
-    report.nodes = solver.nodes;
-    report.entries = solver.table.len();
-    report.splits = solver.splits;
+    report.count(solver);
     Ok(report)
 }
 
