@@ -179,11 +179,17 @@ impl<'a> Solver<'a> {
                 })
                 .collect()
         });
+        // Out of time or asked to stop: the search ends unsettled, and what the threads
+        // found is not kept (absorbing millions of entries took seconds past the clock).
+        let late = self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.stop.is_some_and(|s| s.load(Ordering::Relaxed));
         for (table, nodes) in tables {
-            self.table.absorb(table);
+            if !late {
+                self.table.absorb(table);
+            }
             self.nodes += nodes;
         }
-        if self.nodes >= self.max_nodes {
+        if late || self.nodes >= self.max_nodes {
             self.stopped = true;
         }
     }
