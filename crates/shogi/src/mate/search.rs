@@ -246,14 +246,19 @@ impl<'a> Solver<'a> {
             self.stopped = true;
         }
         if self.nodes.is_multiple_of(CHECK_EVERY) {
-            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
-            let asked = self.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+            let out_of_time = self.out_of_time();
             let halted = self.halt.is_some_and(|s| s.load(Ordering::Relaxed));
             let spent = self
                 .spent
                 .is_some_and(|s| s.fetch_add(CHECK_EVERY, Ordering::Relaxed) >= self.max_nodes);
-            self.stopped |= late || asked || halted || spent;
+            self.stopped |= out_of_time || halted || spent;
         }
+    }
+
+    /// Whether the clock has run out or the caller asked the search to stop.
+    fn out_of_time(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
     }
 
     /// Stores `numbers` for `position` unless they hold for this path only.
@@ -334,6 +339,11 @@ impl<'a> Solver<'a> {
         }
         self.path.insert(full_key);
         let outer_path_key = std::mem::replace(&mut self.path_key, path_key);
+        let epsilon = match (self.limited, attacking) {
+            (false, _) => EPSILON,
+            (true, true) => LIMITED_EPSILON_ATTACKER,
+            (true, false) => LIMITED_EPSILON_DEFENDER,
+        };
         let mut iteration = 0u32;
         let numbers = loop {
             // (The first round reads the children this visit has not looked up yet: those
@@ -351,11 +361,6 @@ impl<'a> Solver<'a> {
             // for each other open check: with the largest as its share, it is not sent back
             // each time it passes its own number while the node's, the weak sum, has not
             // moved.)
-            let epsilon = match (self.limited, attacking) {
-                (false, _) => EPSILON,
-                (true, true) => LIMITED_EPSILON_ATTACKER,
-                (true, false) => LIMITED_EPSILON_DEFENDER,
-            };
             let eased = ((second as f64) * (1.0 + epsilon)).ceil() as Number;
             let (th_n, th_other, sum) = if attacking {
                 (th_pn, th_dn, numbers.dn)

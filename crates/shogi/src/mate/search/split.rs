@@ -180,9 +180,8 @@ impl<'a> Solver<'a> {
                 .collect()
         });
         // Out of time or asked to stop: the search ends unsettled, and what the threads
-        // found is not kept (absorbing millions of entries took seconds past the clock).
-        let late = self.deadline.is_some_and(|d| Instant::now() >= d)
-            || self.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+        // found is not kept (absorbing their tables took a second or more past the clock).
+        let late = self.out_of_time();
         for (table, nodes) in tables {
             if !late {
                 self.table.absorb(table);
