@@ -93,6 +93,12 @@ pub const SELECTIVE_PASS_EMPTIES: u32 = 20;
 /// value: 1, 2 and 4 were tried, 1 searched the fewest nodes (docs/tuning.md).
 const ASPIRATION: i32 = 1;
 
+/// How far (discs) past the bound found a failed window of the selective pass is widened, in
+/// place of to the end of the range as in the exact search: the selective pass's value only
+/// centres the exact search's window, and a narrow re-search costs less. 2, 3, 4 and 6 were
+/// tried; 3 searched the fewest nodes on FFO #40-#52 (docs/tuning.md).
+const SELECTIVE_WIDEN_STEP: i32 = 3;
+
 /// The table of the selective pass's ProbCut searches is a quarter of the solver's table, at
 /// least 1 MiB and at most this many: on FFO #49 and #52, the ProbCut searches took the same
 /// nodes within 1% with 16 MiB and 64 MiB, 4-5% more with 2 MiB (docs/tuning.md).
@@ -347,8 +353,10 @@ impl EndgameSolver {
                 Some(g) if horizon == 0 => aspiration(g, alpha, beta),
                 _ => (alpha, beta),
             };
-            // An aspiration window that fails is widened on the side that failed, up to the
-            // window asked for, from the bound found (the search is fail-soft).
+            // An aspiration window that fails is widened on the side that failed, from the
+            // bound found (the search is fail-soft): in the exact search up to the window
+            // asked for, in the selective pass by `SELECTIVE_WIDEN_STEP` discs at a time.
+            let step = selective.then_some(SELECTIVE_WIDEN_STEP);
             let score = loop {
                 let mut root = |c: &mut Counters| {
                     k.pvs(
@@ -370,7 +378,7 @@ impl EndgameSolver {
                         shared.lazy_smp(k, &mut counters, *n, (p, o), (lo, hi), outside, root)
                     }
                 };
-                match widen(score, (lo, hi), (alpha, beta)) {
+                match widen(score, (lo, hi), (alpha, beta), step) {
                     Some(window) if !stop.load(Relaxed) => (lo, hi) = window,
                     _ => break score,
                 }
@@ -477,12 +485,20 @@ fn aspiration(guess: i32, alpha: i32, beta: i32) -> (i32, i32) {
 /// The next window after a search of `(lo, hi)` returned the fail-soft `score`, when the
 /// window asked for is `(alpha, beta)`: `None` if `score` answers that (inside `(lo, hi)`, or a
 /// bound beyond the window asked for); otherwise the window from the bound found to the side
-/// of the window asked for that failed.
-fn widen(score: i32, (lo, hi): (i32, i32), (alpha, beta): (i32, i32)) -> Option<(i32, i32)> {
+/// of the window asked for that failed, or only `step` discs past the bound where a step is
+/// given (within the window asked for; a window that fails again is widened again).
+fn widen(
+    score: i32,
+    (lo, hi): (i32, i32),
+    (alpha, beta): (i32, i32),
+    step: Option<i32>,
+) -> Option<(i32, i32)> {
     if score <= lo && lo > alpha {
-        Some((alpha, score + 1))
+        let far = step.map_or(alpha, |s| (score - s).max(alpha));
+        Some((far, score + 1))
     } else if score >= hi && hi < beta {
-        Some((score - 1, beta))
+        let far = step.map_or(beta, |s| (score + s).min(beta));
+        Some((score - 1, far))
     } else {
         None
     }
@@ -513,16 +529,30 @@ mod tests {
     #[test]
     fn a_failed_window_widens_from_the_bound_found() {
         // Inside the window: done.
-        assert_eq!(widen(10, (9, 11), (-64, 64)), None);
+        assert_eq!(widen(10, (9, 11), (-64, 64), None), None);
         // Failed low at 6 (the score is at most 6): search up to 6 inclusive.
-        assert_eq!(widen(6, (9, 11), (-64, 64)), Some((-64, 7)));
+        assert_eq!(widen(6, (9, 11), (-64, 64), None), Some((-64, 7)));
         // Failed high at 14 (at least 14): from 14 inclusive.
-        assert_eq!(widen(14, (9, 11), (-64, 64)), Some((13, 64)));
+        assert_eq!(widen(14, (9, 11), (-64, 64), None), Some((13, 64)));
         // A bound beyond the window asked for answers it.
-        assert_eq!(widen(-5, (-1, 1), (-1, 1)), None);
-        assert_eq!(widen(5, (-1, 1), (-1, 1)), None);
+        assert_eq!(widen(-5, (-1, 1), (-1, 1), None), None);
+        assert_eq!(widen(5, (-1, 1), (-1, 1), None), None);
         // The second search fails on the first window's side no more: its bound is the answer.
-        assert_eq!(widen(6, (-64, 7), (-64, 64)), None);
+        assert_eq!(widen(6, (-64, 7), (-64, 64), None), None);
+    }
+
+    #[test]
+    fn a_step_widens_a_failed_window_only_that_far_past_the_bound() {
+        assert_eq!(widen(10, (9, 11), (-64, 64), Some(3)), None);
+        assert_eq!(widen(6, (9, 11), (-64, 64), Some(3)), Some((3, 7)));
+        assert_eq!(widen(14, (9, 11), (-64, 64), Some(3)), Some((13, 17)));
+        // Failing again widens again, from the new bound.
+        assert_eq!(widen(3, (3, 7), (-64, 64), Some(3)), Some((0, 4)));
+        assert_eq!(widen(17, (13, 17), (-64, 64), Some(3)), Some((16, 20)));
+        // Never past the window asked for; at its end the bound answers.
+        assert_eq!(widen(-62, (-62, -58), (-64, 64), Some(3)), Some((-64, -61)));
+        assert_eq!(widen(62, (58, 62), (-64, 64), Some(3)), Some((61, 64)));
+        assert_eq!(widen(-64, (-64, -61), (-64, 64), Some(3)), None);
     }
 
     /// Bounds a selective search stored do not cut in the exact search: every child of the
