@@ -299,7 +299,7 @@ fn the_ordering_pass_keeps_scores_and_best_moves_exact() {
     assert!(passes_run >= 6, "only {passes_run} solves differ");
 }
 
-/// The selective pass alone (no ordering pass; ProbCut from 12 empties, so from 16 empties
+/// The selective pass alone (no ordering pass; ProbCut from 11 empties, so from 16 empties
 /// many nodes try it) changes the work, never the result, also when the same positions are
 /// solved again over the selective bounds of earlier solves. (Windows other than the whole one
 /// are checked with both passes by `the_aspiration_window_keeps_every_window_exact`; that the

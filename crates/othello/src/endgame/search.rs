@@ -30,7 +30,7 @@ pub(super) const TABLE_EMPTIES: u32 = 10;
 
 /// In the selective pass, ProbCut is tried at nodes with this many empties or more: 11
 /// searched 1.3-1.9% fewer nodes than 12 on three sets of positions and took 0.988 of the
-/// time on FFO #40-#52; 13 and 14 searched more (docs/tuning.md).
+/// time on FFO #40-#52 without #50; 13 and 14 searched more (docs/tuning.md).
 pub(super) const PROBCUT_EMPTIES: u32 = 11;
 
 /// In the selective pass, ProbCut's margin in discs: a node off the principal variation whose
