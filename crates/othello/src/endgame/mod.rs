@@ -73,8 +73,10 @@ use crate::{Board, Move, OthelloEval};
 pub const ORDERED_EMPTIES: u32 = 7;
 
 /// The size of the near-leaf table (see `search::TABLE_EMPTIES`): small enough to stay in the
-/// caches; 32 to 1,024 KiB were tried on FFO #45-#48 (docs/tuning.md).
-const NEAR_TABLE_BYTES: usize = 64 << 10;
+/// second-level cache of current x86 cores (1 to 2 MiB) beside the rest. With nodes of 7-11
+/// empties in it, 256 KiB took the same time as 1 MiB on FFO #40-#52 (1.7% more nodes) and
+/// less than 2 MiB; 64 KiB was best when it held 7-9 empties only (docs/tuning.md).
+const NEAR_TABLE_BYTES: usize = 256 << 10;
 
 /// Exact solves of this many empties or more start with a move-ordering pass (see
 /// [`ordering_pass`]): with the trained patterns at its horizon it pays from here
@@ -601,7 +603,8 @@ mod tests {
     /// The selective pass marks the bounds of nodes where ProbCut may have cut below them
     /// (from `PROBCUT_EMPTIES` empties up) and no others, and every bound it leaves unmarked
     /// holds for the exact score (a separate solver's). The positions are those reachable from
-    /// the root down to `TABLE_EMPTIES` empties, whose entries are kept in the large table.
+    /// the root down to one empty square below `PROBCUT_EMPTIES`, each looked up in the table
+    /// its node uses (the large one from `TABLE_EMPTIES` up, else the near-leaf table).
     #[test]
     fn the_selective_pass_marks_the_bounds_that_probcut_may_have_changed() {
         use crate::bitboard::{flips_at, legal_moves, random_game};
@@ -633,15 +636,21 @@ mod tests {
                 Node::Pv,
                 Root::Main(&mut best),
             );
-            // Every position reachable down to TABLE_EMPTIES empties, passes included.
+            // Every position reachable down to one empty square below PROBCUT_EMPTIES, passes
+            // included, looked up in the table its node keeps its entry in.
             let mut seen = HashSet::new();
             let mut stack = vec![(p, o)];
             while let Some((p, o)) = stack.pop() {
                 let empties = 64 - (p | o).count_ones();
-                if empties < TABLE_EMPTIES || !seen.insert((p, o)) {
+                if empties + 1 < PROBCUT_EMPTIES || !seen.insert((p, o)) {
                     continue;
                 }
-                if let Some(e) = solver.tt.probe(p, o) {
+                let table = if empties >= TABLE_EMPTIES {
+                    &solver.tt
+                } else {
+                    &solver.near_tables[0].near
+                };
+                if let Some(e) = table.probe(p, o) {
                     if empties >= PROBCUT_EMPTIES {
                         assert!(e.selective, "{p:#x} {o:#x}: {empties} empties unmarked");
                         marked += 1;

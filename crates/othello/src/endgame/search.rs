@@ -19,14 +19,18 @@ use crate::table::EndgameTable;
 use crate::{Board, HandEval, Move, OthelloEval, Square};
 
 /// From this many empties up, a node first looks up its children in the table (enhanced
-/// transposition cutoff; docs/tuning.md).
-const ETC_EMPTIES: u32 = 11;
+/// transposition cutoff; docs/tuning.md). One more than [`TABLE_EMPTIES`]: the children's
+/// entries are in the shared table.
+const ETC_EMPTIES: u32 = 13;
 
 /// From this many empties up, nodes keep their entries in the shared transposition table;
-/// below (from [`ORDERED_EMPTIES`] up) in the near-leaf table, a small one that stays in the
-/// caches: most probes of such nodes miss, and a miss in the large table cost more than the
-/// nodes it saves (docs/tuning.md).
-pub(super) const TABLE_EMPTIES: u32 = 10;
+/// below (from [`ORDERED_EMPTIES`] up) in the near-leaf table, a small one of the thread's
+/// that stays in the second-level cache: most probes of such nodes miss, and a miss in the
+/// large table, a load from memory, cost more than the nodes it saves. 12 (with a 256 KiB
+/// near-leaf table) took 0.96 of the time of 10 (with 64 KiB) on FFO #40-#52 for 4.5% more
+/// nodes, as Egaroucid keeps its shared table to the upper nodes too; 11 and 13 gained less
+/// (docs/tuning.md).
+pub(super) const TABLE_EMPTIES: u32 = 12;
 
 /// In the selective pass, ProbCut is tried at nodes with this many empties or more: 11
 /// searched 1.3-1.9% fewer nodes than 12 on three sets of positions and took 0.988 of the
