@@ -26,10 +26,10 @@ const ETC_EMPTIES: u32 = 13;
 /// From this many empties up, nodes keep their entries in the shared transposition table;
 /// below (from [`ORDERED_EMPTIES`] up) in the near-leaf table, a small one of the thread's
 /// that stays in the second-level cache: most probes of such nodes miss, and a miss in the
-/// large table, a load from memory, cost more than the nodes it saves. 12 (with a 256 KiB
-/// near-leaf table) took 0.96 of the time of 10 (with 64 KiB) on FFO #40-#52 for 4.5% more
-/// nodes, as Egaroucid keeps its shared table to the upper nodes too; 11 and 13 gained less
-/// (docs/tuning.md).
+/// large table, a load from memory, cost more than the nodes it saves. 12 took 0.96 of the
+/// time of 10 on FFO #40-#52 (measured with a 1 MiB near-leaf table against 64 KiB; 256 KiB
+/// took the same time as 1 MiB, for 4.5% more nodes than 10), as Egaroucid keeps its shared
+/// table to the upper nodes too; 13 gained less, 11 was timed once only (docs/tuning.md).
 pub(super) const TABLE_EMPTIES: u32 = 12;
 
 /// In the selective pass, ProbCut is tried at nodes with this many empties or more: 11
